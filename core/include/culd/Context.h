@@ -1,0 +1,51 @@
+// Everything one link knows, threaded through the passes in Link.cpp.
+#pragma once
+
+#include "culd/CallGraph.h"
+#include "culd/InputFiles.h"
+#include "culd/Options.h"
+#include "culd/PluginRegistry.h"
+#include "culd/Relocations.h"
+#include "culd/Sections.h"
+#include "culd/StringTable.h"
+#include "culd/Symbols.h"
+
+#include <culd/plugin.h>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace culd {
+
+struct Context {
+    Context(const Options &o, const Plugin &p, const culd_arch_info &a)
+        : opts(o), plugin(p), arch(a) {}
+
+    const Options &opts;
+    const Plugin &plugin;
+    const culd_arch_info &arch;
+
+    std::vector<std::unique_ptr<ObjectFile>> files;
+    SymbolTable symtab;
+    CallGraph callGraph;
+    // The output .strtab; prototype strings go in first, as nvlink does.
+    StringTable strtab;
+
+    // Output sections in creation order; the writer orders them.
+    std::deque<OutputSection> outputArena;
+    std::vector<OutputSection *> outputs;
+
+    // Relocations left for the driver, in input order.
+    std::vector<RelocKeep> keptRelocs;
+
+    // The .note.nv.cuinfo section: its index goes into e_flags bits 24-31.
+    OutputSection *cuinfo = nullptr;
+
+    OutputSection *makeOutput(std::string name, uint32_t type, uint64_t flags);
+
+    bool isMercuryTarget() const { return arch.flags & CULD_ARCH_F_MERCURY; }
+    bool relaOnly() const { return arch.reloc_style == CULD_RELOC_STYLE_RELA_ONLY; }
+};
+
+} // namespace culd

@@ -1,0 +1,59 @@
+// Input files: a relocatable cubin, mapped and parsed once. The file keeps
+// its mapping alive for the whole link; sections and symbol names are views
+// into it.
+#pragma once
+
+#include "culd/ElfFile.h"
+#include "culd/MappedFile.h"
+#include "culd/Sections.h"
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace culd {
+
+struct Context;
+struct Symbol;
+
+class ObjectFile {
+public:
+    // Maps and parses `path`; `displayName` is what messages call it (the
+    // path as given on the command line). Throws FatalError.
+    static std::unique_ptr<ObjectFile> open(const std::string &path, uint32_t order);
+
+    const std::string &name() const { return name_; }
+    uint32_t order() const { return order_; }
+    const ElfFile &elf() const { return elf_; }
+    uint32_t sm() const { return sm_; }
+
+    // Input sections by ELF index (nullptr for sections the linker rebuilds
+    // or ignores).
+    std::vector<InputSection *> sections;
+    // Symbols by .symtab index: globals point into the SymbolTable, locals
+    // are this file's own.
+    std::vector<Symbol *> symbols;
+    // Relocation sections with their (live) target.
+    std::vector<std::pair<const ElfSection *, InputSection *>> relocSections;
+
+    InputSection *makeSection(const ElfSection &header, SectionKind kind);
+
+private:
+    ObjectFile() = default;
+    std::string name_;
+    uint32_t order_ = 0;
+    std::unique_ptr<MappedFile> map_;
+    ElfFile elf_;
+    uint32_t sm_ = 0;
+    std::deque<InputSection> sectionArena_;
+};
+
+// The SM an input cubin was built for, from e_flags (both encodings).
+uint32_t cubinSm(const ElfHeader &header);
+
+// Classifies a section by name and type, as nvlink does.
+SectionKind classifySection(const ElfSection &section, uint32_t *bank);
+
+
+} // namespace culd

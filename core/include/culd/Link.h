@@ -1,0 +1,25 @@
+// The link as a list of passes over one Context.
+#pragma once
+
+#include "culd/Options.h"
+#include "culd/PluginRegistry.h"
+
+namespace culd {
+
+struct Context;
+
+// Runs every pass and writes opts.outputFile. Throws FatalError.
+void runLink(const Options &opts, const Plugin &plugin);
+
+// The passes, in the order runLink calls them (each in its own .cpp).
+void readInputs(Context &ctx);             // InputFiles.cpp
+void resolveSymbols(Context &ctx);         // SymbolTable.cpp
+void buildCallGraph(Context &ctx);         // CallGraph.cpp
+void markLive(Context &ctx);               // MarkLive.cpp
+void createOutputSections(Context &ctx);   // OutputSections.cpp
+void layoutMemory(Context &ctx);           // Layout.cpp
+void processRelocations(Context &ctx);     // Relocations.cpp
+void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
+void writeOutput(Context &ctx);            // Writer.cpp
+
+} // namespace culd

@@ -1,0 +1,67 @@
+// The link configuration, parsed from nvlink's command line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace culd {
+
+struct Options {
+    // What to do.
+    bool showHelp = false;
+    bool showVersion = false;
+    bool listPlugins = false;
+
+    // Target and output.
+    std::string archText;           // as given: "sm_90a"
+    uint32_t sm = 0;
+    char archSuffix = 0;            // 'a', 'f' or 0
+    std::string outputFile;
+    bool relocatable = false;       // -r
+
+    // Inputs in command-line order (files and -l libraries).
+    std::vector<std::string> inputs;
+    std::vector<std::string> libraryPaths;   // -L
+    std::vector<std::string> libraries;      // -l (kept in order with inputs)
+    std::vector<std::string> pluginDirs;     // --plugin-dir
+
+    // Diagnostics.
+    bool verbose = false;
+    bool disableWarnings = false;
+    bool warningsAsErrors = false;
+    bool disableInfos = false;
+    bool reportArch = false;
+    bool suppressStackSizeWarning = false;
+    bool suppressArchWarning = false;
+    bool extraWarnings = false;
+
+    // Link behaviour.
+    bool preserveRelocs = false;
+    bool forceRela = false;
+    bool disableSmemReservation = false;
+    bool keepSystemLibraries = false;
+    bool ignoreHostInfo = false;
+    bool useHostInfo = false;
+    bool allowUndefinedGlobals = false;
+    std::vector<std::string> kernelsUsed;
+    std::vector<std::string> variablesUsed;
+    bool dumpCallgraph = false;
+    bool dumpCallgraphNoDemangle = false;
+    std::string dotFile;
+    std::string cpuArch;
+    std::string machine = "64";
+    unsigned threads = 0;           // 0 = hardware concurrency (max 2 used)
+};
+
+// Parses argv (without argv[0]) in nvlink's syntax: `-arch=sm_90`,
+// `-arch sm_90`, `--arch sm_90`, `-o out`, `-lfoo`, `-L dir`, `-Werror`,
+// `--disable-smem-reservation=true`, `-optf file`, `@file`.
+// Throws FatalError for unknown options, bad values, and options that culd
+// recognises but does not implement yet ("... is not supported yet").
+Options parseOptions(const std::vector<std::string> &args);
+
+// Help text for --help.
+std::string helpText();
+
+} // namespace culd

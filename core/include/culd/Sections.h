@@ -1,0 +1,114 @@
+// Input sections (views into input files) and output sections (what the
+// writer emits). Bytes are never copied here: an InputSection points into
+// its file's mapping, an OutputSection lists (input section, offset) pieces,
+// and the writer copies each piece once into the output buffer.
+#pragma once
+
+#include "culd/ElfFile.h"
+#include "culd/Relocations.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace culd {
+
+class ObjectFile;
+struct Symbol;
+struct OutputSection;
+
+// What a section is to the linker, from its name and type.
+enum class SectionKind : uint8_t {
+    Ignored,        // null, string/symbol tables, notes we rebuild, ...
+    Text,           // .text.<f>
+    NvInfo,         // .nv.info (module records)
+    NvInfoFunc,     // .nv.info.<f>
+    Compat,         // .nv.compat
+    Callgraph,      // .nv.callgraph
+    Prototype,      // .nv.prototype
+    Reloc,          // .rel<x> / .rela<x>
+    ConstantBank,   // .nv.constant<N> (module-wide)
+    ConstantEntry,  // .nv.constant<N>.<f> (per function)
+    Global,         // .nv.global (NOBITS)
+    GlobalInit,     // .nv.global.init
+    SharedEntry,    // .nv.shared.<f>
+    SharedGlobal,   // module-scope shared (.nv_debug.shared, .nv.shared without owner)
+    SharedReserved, // .nv.shared.reserved.<x>
+    Local,          // .nv.local.<f>
+    Debug,          // .debug_*, .nv_debug_* (non-alloc, merged)
+    Mercury,        // .nv.capmerc.* / .nv.merc.* (classified further by the plugin)
+    Unsupported,    // UFT/UDT and other kinds not linked yet: an error if present
+    // Output-only kinds the linker synthesises.
+    Note,           // .note.nv.tkinfo / .note.nv.cuinfo
+    RelAction,      // .nv.rel.action
+    Symtab,         // .symtab
+    Strtab,         // .strtab
+    Shstrtab        // .shstrtab
+};
+
+const char *sectionKindName(SectionKind kind);
+
+struct InputSection {
+    ObjectFile *file = nullptr;
+    const ElfSection *header = nullptr;
+    SectionKind kind = SectionKind::Ignored;
+    uint32_t bank = 0;       // constant bank number for Constant* kinds
+    Symbol *owner = nullptr; // function a per-function section belongs to
+    InputSection *text = nullptr; // .text of that function (itself for .text)
+    bool live = true;        // false once DCE or weak resolution drops it
+
+    // A per-function section lives and dies with its function's code.
+    bool isLive() const { return live && (!text || text->live); }
+
+    // Where it went.
+    OutputSection *out = nullptr;
+    uint64_t outOffset = 0;
+
+    std::string_view name() const { return header->name; }
+    ByteView bytes() const { return header->data; }
+    uint64_t size() const { return header->size; }
+    uint64_t alignment() const { return header->addralign ? header->addralign : 1; }
+};
+
+// A piece of an output section.
+struct SectionPiece {
+    InputSection *input = nullptr;
+    uint64_t offset = 0;
+};
+
+struct OutputSection {
+    std::string name;
+    uint32_t type = 0;
+    uint64_t flags = 0;
+    uint64_t addralign = 1;
+    uint64_t entsize = 0;
+    // Links are resolved by the writer: the section/symbol they point to.
+    OutputSection *linkSection = nullptr;  // sh_link (symtab for most)
+    OutputSection *infoSection = nullptr;  // sh_info as a section index
+    Symbol *infoSymbol = nullptr;          // sh_info as a symbol index (.text)
+    uint32_t infoHighByte = 0;             // .text sh_info bits 24-31 (regs)
+    uint32_t rawInfo = 0;                  // sh_info when neither of the above
+    bool linkToSymtab = false;
+
+    SectionKind kind = SectionKind::Ignored;
+    uint32_t bank = 0;
+    Symbol *owner = nullptr;               // per-function sections
+    std::vector<SectionPiece> pieces;      // input bytes at offsets
+    std::vector<uint8_t> synthetic;        // bytes the linker made (when no pieces)
+    // For synthetic sections whose bytes name final symbol indices: run by
+    // the writer once symbols are numbered, fills `synthetic`.
+    std::function<void(OutputSection &)> build;
+    uint64_t size = 0;                     // for NOBITS: the memory size
+    std::vector<RelocApply> applies;       // relocations patched into it
+
+    // Set by the writer.
+    uint32_t index = 0;
+    uint64_t fileOffset = 0;
+    Symbol *sectionSymbol = nullptr;
+
+    bool isNobits() const { return type == elf::SHT_NOBITS; }
+};
+
+} // namespace culd

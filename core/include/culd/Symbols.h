@@ -1,0 +1,94 @@
+// Symbols and the global symbol table.
+//
+// Like lld, there is one Symbol per global name, replaced in place as
+// resolution proceeds; local symbols belong to their file. Symbols live in
+// an arena (std::deque: stable addresses, no per-symbol allocation) and are
+// found by name once per input symbol; afterwards everything holds the
+// pointer.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace culd {
+
+class ObjectFile;
+struct InputSection;
+struct OutputSection;
+struct Symbol;
+
+// Per-function facts gathered from .nv.info and the call graph.
+struct FunctionInfo {
+    uint32_t regCount = 0;
+    uint32_t frameSize = 0;
+    bool hasRegCount = false, hasFrameSize = false;
+    std::vector<Symbol *> callees;      // direct calls (.nv.callgraph)
+    bool isEntry = false;
+    bool addressTaken = false;
+};
+
+struct Symbol {
+    std::string_view name;
+    ObjectFile *file = nullptr;       // defining file; first referrer while undefined
+    InputSection *section = nullptr;  // null for undefined, ABS, COMMON
+    uint32_t inputIndex = 0;          // index in `file`'s .symtab
+    uint64_t value = 0;
+    uint64_t size = 0;
+    uint8_t binding = 0;              // STB_*
+    uint8_t type = 0;                 // STT_*
+    uint8_t other = 0;                // st_other (CUDA memory space bits)
+    uint16_t specialShndx = 0;        // SHN_ABS / SHN_COMMON, else 0
+    bool isLocal = false;
+    bool defined = false;
+    bool live = true;
+    bool isSectionSymbol = false;
+    bool emitted = true;              // false: not written to .symtab
+
+    FunctionInfo *func = nullptr;     // for functions
+
+    // Set by layout: the value written to the output and used by relocations
+    // (offset inside the output section, or inside the shared window).
+    uint64_t finalValue = 0;
+
+    // Set while writing.
+    uint32_t outIndex = 0;
+    OutputSection *outSection = nullptr; // for section symbols
+
+    bool isFunction() const;
+    bool isEntry() const;
+    bool isCommon() const;
+};
+
+class SymbolTable {
+public:
+    // The symbol for a global name, created undefined on first use.
+    Symbol *intern(std::string_view name, bool *created = nullptr);
+    Symbol *find(std::string_view name) const;
+
+    // A new file-local symbol (not in the name map).
+    Symbol *makeLocal();
+    FunctionInfo *makeFunctionInfo();
+
+    // Globals in order of first appearance (deterministic).
+    const std::vector<Symbol *> &globals() const { return order_; }
+
+private:
+    std::deque<Symbol> arena_;
+    std::deque<FunctionInfo> funcArena_;
+    std::unordered_map<std::string_view, Symbol *> byName_;
+    std::vector<Symbol *> order_;
+};
+
+// Names of CUDA system calls that may stay undefined in an executable (the
+// driver provides them).
+bool isDeviceSyscall(std::string_view name);
+
+// Synthetic names nvlink resolves itself (UFT/UDT placeholders, reserved
+// shared memory) which never reach the output as ordinary undefined symbols.
+bool isLinkerProvided(std::string_view name);
+
+} // namespace culd

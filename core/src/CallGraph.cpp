@@ -1,0 +1,146 @@
+// Reads every input's .nv.callgraph and the per-function facts of its
+// .nv.info (register count, frame size) into FunctionInfo records.
+//
+// .nv.callgraph is a list of u32 pairs. A pair {0, marker} starts a group:
+//   0xFFFFFFFF direct calls        {caller, callee}
+//   0xFFFFFFFE address-taken       {function, prototype id}
+//   0xFFFFFFFD indirect call sites {caller, prototype id}
+//   0xFFFFFFFC function references {referrer, function}
+#include "culd/CallGraph.h"
+
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+#include "culd/Link.h"
+#include "culd/NvInfo.h"
+
+#include <algorithm>
+
+namespace culd {
+
+using namespace elf;
+
+namespace {
+
+constexpr uint8_t EIATTR_FRAME_SIZE = 0x11;
+constexpr uint8_t EIATTR_REGCOUNT = 0x2F;
+
+uint32_t readU32(const uint8_t *p) {
+    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+
+Symbol *symbolAt(ObjectFile &file, uint32_t index, std::string_view section) {
+    if (index == 0 || index >= file.symbols.size() || !file.symbols[index])
+        throw FatalError(file.name() + ": section '" + std::string(section) +
+                         "': symbol index " + std::to_string(index) + " out of range");
+    return file.symbols[index];
+}
+
+FunctionInfo *infoOf(Context &ctx, Symbol *s) {
+    if (!s->func)
+        s->func = ctx.symtab.makeFunctionInfo();
+    return s->func;
+}
+
+void addUnique(std::vector<Symbol *> &list, Symbol *s) {
+    if (std::find(list.begin(), list.end(), s) == list.end())
+        list.push_back(s);
+}
+
+// The prototype string a .strtab offset names.
+std::string_view prototypeAt(ObjectFile &file, uint32_t offset) {
+    const ElfFile &elf = file.elf();
+    const ElfSection &symtab = elf.section(elf.symtabIndex());
+    return elf.stringAt(elf.section(symtab.link), offset);
+}
+
+void readCallgraph(Context &ctx, ObjectFile &file, const InputSection &section) {
+    ByteView bytes = section.bytes();
+    if (bytes.size % 8)
+        throw FatalError(file.name() + ": section '.nv.callgraph': size " +
+                         std::to_string(bytes.size) + " is not a multiple of 8");
+    CallGraph &cg = ctx.callGraph;
+    uint32_t group = 0;
+    for (uint64_t off = 0; off < bytes.size; off += 8) {
+        uint32_t a = readU32(bytes.data + off), b = readU32(bytes.data + off + 4);
+        if (a == 0 && b >= 0xFFFFFFFC) {
+            group = b;
+            continue;
+        }
+        if (group == 0)
+            throw FatalError(file.name() + ": section '.nv.callgraph': record before any group");
+        Symbol *first = symbolAt(file, a, ".nv.callgraph");
+        switch (group) {
+        case 0xFFFFFFFF: {
+            Symbol *callee = symbolAt(file, b, ".nv.callgraph");
+            addUnique(infoOf(ctx, first)->callees, callee);
+            infoOf(ctx, callee);
+            break;
+        }
+        case 0xFFFFFFFE:
+            infoOf(ctx, first)->addressTaken = true;
+            cg.addressTaken.push_back({first, prototypeAt(file, b)});
+            break;
+        case 0xFFFFFFFD:
+            cg.indirectCalls.push_back({first, prototypeAt(file, b)});
+            break;
+        case 0xFFFFFFFC: {
+            Symbol *target = symbolAt(file, b, ".nv.callgraph");
+            cg.references.push_back({first, target});
+            break;
+        }
+        }
+    }
+}
+
+void readPrototypes(Context &ctx, ObjectFile &file, const InputSection &section) {
+    ByteView bytes = section.bytes();
+    if (bytes.size % 8)
+        throw FatalError(file.name() + ": section '.nv.prototype': size " +
+                         std::to_string(bytes.size) + " is not a multiple of 8");
+    for (uint64_t off = 0; off < bytes.size; off += 8) {
+        Symbol *s = symbolAt(file, readU32(bytes.data + off), ".nv.prototype");
+        ctx.callGraph.prototypes.push_back({s, prototypeAt(file, readU32(bytes.data + off + 4))});
+    }
+}
+
+// REGCOUNT and FRAME_SIZE of the functions this file defines (only the
+// definition that won resolution counts).
+void readFunctionFacts(Context &ctx, ObjectFile &file, const InputSection &section) {
+    for (const NvInfoRecord &r : parseNvInfo(section.bytes(), {file.name(), section.name()})) {
+        if ((r.code != EIATTR_REGCOUNT && r.code != EIATTR_FRAME_SIZE) || r.wordCount() < 2)
+            continue;
+        Symbol *s = symbolAt(file, r.word(0), ".nv.info");
+        if (s->file != &file || !s->section || !s->section->live)
+            continue;
+        FunctionInfo *info = infoOf(ctx, s);
+        if (r.code == EIATTR_REGCOUNT) {
+            info->regCount = r.word(1);
+            info->hasRegCount = true;
+        } else {
+            info->frameSize = r.word(1);
+            info->hasFrameSize = true;
+        }
+    }
+}
+
+} // namespace
+
+void buildCallGraph(Context &ctx) {
+    for (auto &file : ctx.files) {
+        for (InputSection *s : file->sections) {
+            if (!s)
+                continue;
+            if (s->kind == SectionKind::Callgraph)
+                readCallgraph(ctx, *file, *s);
+            else if (s->kind == SectionKind::Prototype)
+                readPrototypes(ctx, *file, *s);
+            else if (s->kind == SectionKind::NvInfo)
+                readFunctionFacts(ctx, *file, *s);
+        }
+    }
+    for (Symbol *s : ctx.symtab.globals())
+        if (s->isFunction() && s->defined)
+            infoOf(ctx, s)->isEntry = s->isEntry();
+}
+
+} // namespace culd

@@ -1,0 +1,107 @@
+#include "culd/Driver.h"
+
+#include "culd/Diagnostics.h"
+#include "culd/Link.h"
+#include "culd/Options.h"
+#include "culd/PluginRegistry.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <iostream>
+
+namespace culd {
+namespace {
+
+void printVersion() {
+    std::cout << "culd: the open CUDA device linker, version " << CULD_VERSION << "\n"
+              << "plugin ABI " << CULD_PLUGIN_ABI_MAJOR << "." << CULD_PLUGIN_ABI_MINOR << "\n";
+}
+
+std::string smList(const Plugin &p) {
+    std::string s;
+    for (uint32_t sm : p.sms()) {
+        const culd_arch_info *a = p.arch(sm);
+        s += (s.empty() ? "" : " ") + std::string("sm_") + std::to_string(sm);
+        if (a->variants & CULD_VARIANT_A)
+            s += "[a]";
+        if (a->variants & CULD_VARIANT_F)
+            s += "[f]";
+    }
+    return s;
+}
+
+int listPlugins(const Options &opts) {
+    PluginRegistry registry(opts.pluginDirs);
+    std::cout << "plugin search path:\n";
+    for (const std::string &dir : registry.searchPath())
+        std::cout << "  " << dir << "\n";
+    std::vector<PluginListing> found = registry.listPlugins();
+    std::cout << "plugins:" << (found.empty() ? " none found" : "") << "\n";
+    for (const PluginListing &entry : found) {
+        if (entry.plugin) {
+            const culd_plugin_descriptor &d = entry.plugin->descriptor();
+            std::cout << "  " << entry.plugin->name() << "  " << entry.path << "\n"
+                      << "      ABI " << d.abi_major << "." << d.abi_minor << ", version "
+                      << (d.version ? d.version : "?") << ", " << d.num_relocs
+                      << " relocation types, SMs: " << smList(*entry.plugin) << "\n";
+        } else {
+            std::cout << "  (failed)  " << entry.path << "\n      " << entry.error << "\n";
+        }
+    }
+    return 0;
+}
+
+void configureDiagnostics(const Options &opts) {
+    DiagnosticOptions d;
+    d.disableWarnings = opts.disableWarnings;
+    d.warningsAsErrors = opts.warningsAsErrors;
+    d.disableInfos = opts.disableInfos;
+    if (opts.reportArch)
+        d.reportArch = opts.archText;
+    Diagnostics::get().setOptions(d);
+    spdlog::set_pattern("culd %l : %v");
+    spdlog::set_level(opts.verbose ? spdlog::level::debug : spdlog::level::warn);
+}
+
+int link(const Options &opts) {
+    if (opts.archText.empty())
+        throw FatalError("no target architecture given (use -arch=sm_XX)");
+    if (opts.inputs.empty())
+        throw FatalError("no input files");
+    PluginRegistry registry(opts.pluginDirs);
+    const Plugin &plugin = registry.pluginFor(opts.sm);
+    spdlog::debug("using plugin '{}' ({}) for {}", plugin.name(), plugin.path(), opts.archText);
+    runLink(opts, plugin);
+    return Diagnostics::get().errorCount() ? 1 : 0;
+}
+
+} // namespace
+
+int runDriver(const std::vector<std::string> &args) {
+    Diagnostics &diag = Diagnostics::get();
+    try {
+        Options opts = parseOptions(args);
+        configureDiagnostics(opts);
+        if (opts.showHelp) {
+            std::cout << helpText();
+            return 0;
+        }
+        if (opts.showVersion) {
+            printVersion();
+            return 0;
+        }
+        if (opts.listPlugins)
+            return listPlugins(opts);
+        return link(opts);
+    } catch (const FatalError &e) {
+        diag.error(e.what());
+    } catch (const std::bad_alloc &) {
+        diag.error("out of memory");
+    } catch (const std::exception &e) {
+        diag.error(std::string("internal error: ") + e.what());
+    }
+    return 1;
+}
+
+} // namespace culd

@@ -1,0 +1,572 @@
+// Layout and serialization of output cubins. See ElfWriter.h for the rules.
+
+#include "culd/ElfWriter.h"
+
+#include "culd/Diagnostics.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <unistd.h>
+
+namespace culd {
+
+using namespace elf;
+
+namespace {
+
+uint64_t alignUp(uint64_t value, uint64_t align) {
+    if (align <= 1)
+        return value;
+    return (value + align - 1) / align * align;
+}
+
+std::string hex(uint64_t value) {
+    char buffer[24];
+    std::snprintf(buffer, sizeof buffer, "0x%" PRIx64, value);
+    return buffer;
+}
+
+template <class T> void store(uint8_t *out, const T &value) {
+    std::memcpy(out, &value, sizeof value);
+}
+
+bool allZero(const uint8_t *begin, const uint8_t *end) {
+    return std::all_of(begin, end, [](uint8_t b) { return b == 0; });
+}
+
+} // namespace
+
+// --- OutputSection ---------------------------------------------------------
+
+ByteView OutputSection::bytes() const {
+    if (auto view = std::get_if<ByteView>(&content))
+        return *view;
+    if (auto owned = std::get_if<std::vector<uint8_t>>(&content))
+        return ByteView{owned->data(), owned->size()};
+    return {};
+}
+
+bool OutputSection::occupiesFileSpace() const {
+    return std::holds_alternative<ByteView>(content) ||
+           std::holds_alternative<std::vector<uint8_t>>(content);
+}
+
+// --- StringTableBuilder ----------------------------------------------------
+
+uint32_t StringTableBuilder::add(std::string_view s) {
+    if (s.empty())
+        return 0;
+    auto [it, inserted] = offsets_.try_emplace(std::string(s), static_cast<uint32_t>(bytes_.size()));
+    if (inserted) {
+        bytes_.insert(bytes_.end(), s.begin(), s.end());
+        bytes_.push_back(0);
+    }
+    return it->second;
+}
+
+// --- ElfImage: model -------------------------------------------------------
+
+namespace {
+
+// Section 0: all fields zero (sh_addralign included, unlike OutputSection's
+// default of 1).
+OutputSection nullSection() {
+    OutputSection s;
+    s.addralign = 0;
+    s.content = NoFileData{0};
+    s.nameOffset = 0;
+    return s;
+}
+
+} // namespace
+
+ElfImage::ElfImage() { sections.push_back(nullSection()); }
+
+uint64_t ElfImage::ehdrSize() const { return is64() ? sizeof(Ehdr64) : sizeof(Ehdr32); }
+uint64_t ElfImage::shdrSize() const { return is64() ? sizeof(Shdr64) : sizeof(Shdr32); }
+uint64_t ElfImage::phdrSize() const { return is64() ? sizeof(Phdr64) : sizeof(Phdr32); }
+
+uint32_t ElfImage::addSection(OutputSection section) {
+    sections.push_back(std::move(section));
+    laidOut_ = false;
+    return static_cast<uint32_t>(sections.size() - 1);
+}
+
+uint64_t ElfImage::sectionSize(uint32_t index) const {
+    const OutputSection &s = sections.at(index);
+    if (auto alias = std::get_if<AliasOf>(&s.content))
+        return sectionSize(alias->section); // checkConsistency forbids chains
+    if (auto nobits = std::get_if<NoFileData>(&s.content))
+        return nobits->size;
+    return s.bytes().size;
+}
+
+// --- ElfImage: layout ------------------------------------------------------
+
+void ElfImage::layout() {
+    checkConsistency();
+    buildSectionNames();
+    if (!preserveOffsets)
+        assignSectionOffsets();
+    resolveProgramHeaders();
+
+    uint64_t end = std::max(ehdrSize(), shoff + sections.size() * shdrSize());
+    if (!programHeaders.empty())
+        end = std::max(end, phoff + programHeaders.size() * phdrSize());
+    for (const OutputSection &s : sections)
+        if (s.occupiesFileSpace())
+            end = std::max(end, s.offset + std::max(s.bytes().size, s.reservedSize));
+    if (!is64() && end > UINT32_MAX)
+        throw FatalError("output too large for ELF32 (" + hex(end) + " bytes)");
+    fileSize_ = end;
+    laidOut_ = true;
+}
+
+void ElfImage::checkConsistency() const {
+    auto fail = [](const std::string &what) { throw FatalError("invalid output image: " + what); };
+    if (sections.empty() || sections[0].type != SHT_NULL || !sections[0].bytes().empty())
+        fail("section 0 must be the null section");
+    if (header.elfClass != ELFCLASS32 && header.elfClass != ELFCLASS64)
+        fail("bad ELF class " + std::to_string(header.elfClass));
+    if (header.shstrndx >= sections.size())
+        fail("shstrndx " + std::to_string(header.shstrndx) + " out of range");
+    for (uint32_t i = 0; i < sections.size(); ++i) {
+        const auto *alias = std::get_if<AliasOf>(&sections[i].content);
+        if (!alias)
+            continue;
+        if (alias->section >= sections.size() || alias->section == i ||
+            !sections[alias->section].occupiesFileSpace())
+            fail("section " + std::to_string(i) + " '" + sections[i].name +
+                 "' aliases section " + std::to_string(alias->section) +
+                 ", which has no file data of its own");
+    }
+    for (const OutputProgramHeader &ph : programHeaders)
+        if (ph.source == SegmentSource::Sections &&
+            (ph.firstSection == 0 || ph.firstSection > ph.lastSection ||
+             ph.lastSection >= sections.size()))
+            fail("program header covers bad section range [" + std::to_string(ph.firstSection) +
+                 ", " + std::to_string(ph.lastSection) + "]");
+}
+
+// Builds .shstrtab from the section names unless every section already has
+// an sh_name (a prebuilt table is kept as it is).
+void ElfImage::buildSectionNames() {
+    bool allNamed = std::all_of(sections.begin(), sections.end(),
+                                [](const OutputSection &s) { return s.nameOffset.has_value(); });
+    if (allNamed)
+        return;
+    OutputSection &table = sections[header.shstrndx];
+    if (table.type != SHT_STRTAB)
+        throw FatalError("invalid output image: section " + std::to_string(header.shstrndx) +
+                         " named by shstrndx is not a string table");
+    StringTableBuilder builder;
+    for (OutputSection &s : sections)
+        s.nameOffset = builder.add(s.name);
+    table.content = builder.take();
+}
+
+void ElfImage::assignSectionOffsets() {
+    uint64_t cursor = ehdrSize();
+    for (OutputSection &s : sections) {
+        if (&s == &sections[0] || s.isAlias())
+            continue;
+        s.offset = alignUp(cursor, s.addralign);
+        if (s.occupiesFileSpace())
+            cursor = s.offset + std::max(s.bytes().size, s.reservedSize);
+    }
+    for (OutputSection &s : sections)
+        if (auto alias = std::get_if<AliasOf>(&s.content))
+            s.offset = sections[alias->section].offset;
+    sections[0].offset = 0;
+    shoff = alignUp(cursor, is64() ? 8 : 4);
+    phoff = programHeaders.empty() ? 0 : shoff + sections.size() * shdrSize();
+}
+
+void ElfImage::resolveProgramHeaders() {
+    for (OutputProgramHeader &ph : programHeaders) {
+        switch (ph.source) {
+        case SegmentSource::Explicit:
+            break;
+        case SegmentSource::ProgramHeaderTable:
+            ph.offset = phoff;
+            ph.filesz = ph.memsz = programHeaders.size() * phdrSize();
+            break;
+        case SegmentSource::Sections:
+            computeSegment(ph);
+            break;
+        }
+    }
+}
+
+// nvlink gives the NOBITS sections of a segment consecutive memory after the
+// file-backed part, although they all share one file offset: memsz is filesz
+// plus their sizes, each placed at its alignment.
+void ElfImage::computeSegment(OutputProgramHeader &ph) const {
+    const uint64_t start = sections[ph.firstSection].offset;
+    uint64_t fileEnd = start;
+    for (uint32_t i = ph.firstSection; i <= ph.lastSection; ++i) {
+        const OutputSection &s = sections[i];
+        const bool nobits = std::holds_alternative<NoFileData>(s.content);
+        fileEnd = std::max(fileEnd, nobits ? s.offset : s.offset + sectionSize(i));
+    }
+    uint64_t memEnd = fileEnd - start;
+    for (uint32_t i = ph.firstSection; i <= ph.lastSection; ++i)
+        if (std::holds_alternative<NoFileData>(sections[i].content))
+            memEnd = alignUp(memEnd, sections[i].addralign) + sectionSize(i);
+    ph.offset = start;
+    ph.filesz = fileEnd - start;
+    ph.memsz = memEnd;
+}
+
+// --- ElfImage: serialization -----------------------------------------------
+
+std::vector<uint8_t> ElfImage::serialize() const {
+    if (!laidOut_)
+        throw FatalError("internal error: ElfImage::serialize() called before layout()");
+    std::vector<uint8_t> out(fileSize_, 0);
+    writeHeader(out.data());
+    for (const OutputSection &s : sections) {
+        ByteView bytes = s.bytes();
+        if (!bytes.empty())
+            std::memcpy(out.data() + s.offset, bytes.data, bytes.size);
+    }
+    writeSectionHeaders(out.data() + shoff);
+    if (!programHeaders.empty())
+        writeProgramHeaders(out.data() + phoff);
+    return out;
+}
+
+void ElfImage::writeHeader(uint8_t *out) const {
+    const uint32_t shnum = static_cast<uint32_t>(sections.size());
+    // Counts and indices that do not fit 16 bits go through section 0.
+    const uint16_t rawShnum = shnum >= SHN_LORESERVE ? 0 : static_cast<uint16_t>(shnum);
+    const uint16_t rawShstrndx =
+        header.shstrndx >= SHN_LORESERVE ? SHN_XINDEX : static_cast<uint16_t>(header.shstrndx);
+    auto fill = [&](auto &e) {
+        e.ident[0] = 0x7F, e.ident[1] = 'E', e.ident[2] = 'L', e.ident[3] = 'F';
+        e.ident[4] = header.elfClass, e.ident[5] = ELFDATA2LSB, e.ident[6] = header.identVersion;
+        e.ident[7] = header.osabi, e.ident[8] = header.abiVersion;
+        std::copy(header.identPadding.begin(), header.identPadding.end(), e.ident + 9);
+        e.type = header.type, e.machine = header.machine, e.version = header.version;
+        e.flags = header.flags;
+        e.ehsize = static_cast<uint16_t>(ehdrSize());
+        e.phentsize = programHeaders.empty() ? header.phentsizeWithoutProgramHeaders
+                                             : static_cast<uint16_t>(phdrSize());
+        e.phnum = static_cast<uint16_t>(programHeaders.size());
+        e.shentsize = static_cast<uint16_t>(shdrSize());
+        e.shnum = rawShnum, e.shstrndx = rawShstrndx;
+    };
+    if (is64()) {
+        Ehdr64 e{};
+        fill(e);
+        e.entry = header.entry, e.phoff = phoff, e.shoff = shoff;
+        store(out, e);
+    } else {
+        Ehdr32 e{};
+        fill(e);
+        e.entry = static_cast<uint32_t>(header.entry);
+        e.phoff = static_cast<uint32_t>(phoff), e.shoff = static_cast<uint32_t>(shoff);
+        store(out, e);
+    }
+}
+
+void ElfImage::writeSectionHeaders(uint8_t *out) const {
+    for (uint32_t i = 0; i < sections.size(); ++i) {
+        const OutputSection &s = sections[i];
+        uint64_t size = sectionSize(i);
+        uint32_t link = s.link;
+        if (i == 0) { // extended section count / string table index
+            size = sections.size() >= SHN_LORESERVE ? sections.size() : 0;
+            link = header.shstrndx >= SHN_LORESERVE ? header.shstrndx : 0;
+        }
+        const uint32_t name = s.nameOffset.value_or(0);
+        if (is64()) {
+            Shdr64 h{name, s.type, s.flags, s.addr, s.offset, size, link, s.info, s.addralign,
+                     s.entsize};
+            store(out + i * sizeof h, h);
+        } else {
+            Shdr32 h{name,
+                     s.type,
+                     static_cast<uint32_t>(s.flags),
+                     static_cast<uint32_t>(s.addr),
+                     static_cast<uint32_t>(s.offset),
+                     static_cast<uint32_t>(size),
+                     link,
+                     s.info,
+                     static_cast<uint32_t>(s.addralign),
+                     static_cast<uint32_t>(s.entsize)};
+            store(out + i * sizeof h, h);
+        }
+    }
+}
+
+void ElfImage::writeProgramHeaders(uint8_t *out) const {
+    for (size_t i = 0; i < programHeaders.size(); ++i) {
+        const OutputProgramHeader &p = programHeaders[i];
+        if (is64()) {
+            Phdr64 h{p.type, p.flags, p.offset, p.vaddr, p.paddr, p.filesz, p.memsz, p.align};
+            store(out + i * sizeof h, h);
+        } else {
+            Phdr32 h{p.type,
+                     static_cast<uint32_t>(p.offset),
+                     static_cast<uint32_t>(p.vaddr),
+                     static_cast<uint32_t>(p.paddr),
+                     static_cast<uint32_t>(p.filesz),
+                     static_cast<uint32_t>(p.memsz),
+                     p.flags,
+                     static_cast<uint32_t>(p.align)};
+            store(out + i * sizeof h, h);
+        }
+    }
+}
+
+// --- ElfImage: atomic write ------------------------------------------------
+
+namespace {
+
+// A temporary output file that is removed unless commit() renamed it.
+class TemporaryFile {
+public:
+    explicit TemporaryFile(const std::string &target) : target_(target) {
+        static std::atomic<unsigned> counter{0};
+        for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
+            path_ = target + ".culd-tmp." + std::to_string(::getpid()) + "." +
+                    std::to_string(counter++);
+            // 0666 so that the umask decides the final permissions, as it
+            // would for a file created directly.
+            fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            if (fd_ < 0 && errno != EEXIST)
+                fail("cannot create temporary file");
+        }
+        if (fd_ < 0)
+            fail("cannot create temporary file");
+    }
+    ~TemporaryFile() {
+        if (fd_ >= 0)
+            ::close(fd_);
+        if (!committed_ && !path_.empty())
+            ::unlink(path_.c_str());
+    }
+    TemporaryFile(const TemporaryFile &) = delete;
+    TemporaryFile &operator=(const TemporaryFile &) = delete;
+
+    void write(const uint8_t *data, size_t size) {
+        while (size > 0) {
+            ssize_t n = ::write(fd_, data, size);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                fail("cannot write");
+            data += n;
+            size -= static_cast<size_t>(n);
+        }
+    }
+
+    void commit() {
+        int fd = fd_;
+        fd_ = -1;
+        if (::close(fd) != 0)
+            fail("cannot write");
+        if (::rename(path_.c_str(), target_.c_str()) != 0)
+            fail("cannot rename temporary file into place");
+        committed_ = true;
+    }
+
+private:
+    [[noreturn]] void fail(const char *what) const {
+        throw FatalError(target_ + ": " + what + ": " + std::strerror(errno));
+    }
+
+    std::string target_, path_;
+    int fd_ = -1;
+    bool committed_ = false;
+};
+
+} // namespace
+
+void ElfImage::writeFileAtomically(const std::string &path) {
+    layout();
+    std::vector<uint8_t> bytes = serialize();
+    TemporaryFile file(path);
+    file.write(bytes.data(), bytes.size());
+    file.commit();
+}
+
+// --- ElfImage::fromFile ----------------------------------------------------
+
+namespace {
+
+OutputSection toOutputSection(const ElfSection &in) {
+    OutputSection out;
+    out.name = std::string(in.name);
+    out.type = in.type, out.flags = in.flags, out.addr = in.addr;
+    out.link = in.link, out.info = in.info;
+    out.addralign = in.addralign, out.entsize = in.entsize;
+    out.nameOffset = in.nameOffset;
+    out.offset = in.offset;
+    if (in.hasFileData())
+        out.content = in.data;
+    else
+        out.content = NoFileData{in.size};
+    return out;
+}
+
+// Replays the layout rules over the recorded offsets of `image` (a copy of a
+// file) and explains each deviation as slack after the previous section.
+// Returns a description of the first deviation that slack cannot explain.
+class SlackFinder {
+public:
+    SlackFinder(ElfImage &image, const ElfFile &file) : image_(image), file_(file) {}
+
+    std::string run(uint64_t ehdrSize, uint64_t shAlign) {
+        uint64_t cursor = ehdrSize;
+        OutputSection *last = nullptr; // last section that advanced the cursor
+        for (uint32_t i = 1; i < image_.sections.size(); ++i) {
+            OutputSection &s = image_.sections[i];
+            if (s.isAlias())
+                continue;
+            const uint64_t expected = alignUp(cursor, s.addralign);
+            if (s.offset != expected) {
+                if (!s.occupiesFileSpace() || !explainAsSlack(last, cursor, s.offset, s.addralign))
+                    return describe(i, s) + " is at " + hex(s.offset) + ", rules give " +
+                           hex(expected);
+                cursor = s.offset; // == alignUp(last->offset + last->reservedSize)
+            }
+            if (s.occupiesFileSpace() && s.bytes().size != 0) {
+                cursor = s.offset + s.bytes().size;
+                last = &s;
+            }
+        }
+        const uint64_t shoff = file_.header().shoff;
+        if (shoff != alignUp(cursor, shAlign) && !explainAsSlack(last, cursor, shoff, shAlign))
+            return "section header table is at " + hex(shoff) + ", rules give " +
+                   hex(alignUp(cursor, shAlign));
+        return {};
+    }
+
+private:
+    static std::string describe(uint32_t i, const OutputSection &s) {
+        return "section [" + std::to_string(i) + "] '" + s.name + "'";
+    }
+
+    // Zero bytes between the end of `last` and `target` can be modelled as
+    // reserved space of `last` if the rules then land exactly on `target`.
+    bool explainAsSlack(OutputSection *last, uint64_t cursor, uint64_t target, uint64_t align) {
+        if (!last || target < cursor || alignUp(target, align) != target)
+            return false;
+        const uint8_t *bytes = file_.bytes().data;
+        if (!allZero(bytes + cursor, bytes + target))
+            return false;
+        last->reservedSize = target - last->offset;
+        return true;
+    }
+
+    ElfImage &image_;
+    const ElfFile &file_;
+};
+
+} // namespace
+
+ElfImage ElfImage::fromFile(const ElfFile &file) {
+    ElfImage image;
+    const ElfHeader &h = file.header();
+    image.header.elfClass = h.elfClass;
+    image.header.osabi = h.osabi;
+    image.header.abiVersion = h.abiVersion;
+    image.header.identVersion = h.ident[6];
+    std::copy(h.ident + 9, h.ident + 16, image.header.identPadding.begin());
+    image.header.type = h.type;
+    image.header.machine = h.machine;
+    image.header.version = h.version;
+    image.header.entry = h.entry;
+    image.header.flags = h.flags;
+    image.header.shstrndx = h.shstrndx;
+    if (h.phnum == 0)
+        image.header.phentsizeWithoutProgramHeaders = h.phentsize;
+
+    // Sections; a section with exactly the bytes of an earlier one is an alias.
+    if (!file.sections().empty()) {
+        // Keep section 0's fields except those layout() derives (the extended
+        // section count and string table index).
+        OutputSection &null = image.sections[0];
+        const ElfSection &in = file.section(0);
+        null.name = std::string(in.name), null.nameOffset = in.nameOffset;
+        null.type = in.type, null.flags = in.flags, null.addr = in.addr, null.info = in.info;
+        null.addralign = in.addralign, null.entsize = in.entsize;
+    }
+    // A Mercury section at exactly the offset and size of an earlier section
+    // (even an empty one) is its alias. (The parser allows exact duplicates
+    // with data only for Mercury sections.)
+    std::map<std::pair<uint64_t, uint64_t>, uint32_t> firstWithRange;
+    for (const ElfSection &s : file.sections()) {
+        if (s.index == 0)
+            continue;
+        OutputSection out = toOutputSection(s);
+        if (s.hasFileData()) {
+            auto [it, inserted] = firstWithRange.try_emplace({s.offset, s.size}, s.index);
+            if (!inserted && (s.flags & SHF_CUDA_MERCURY))
+                out.content = AliasOf{it->second};
+        }
+        image.sections.push_back(std::move(out));
+    }
+
+    // Offsets: the rules where they reproduce the file.
+    std::string irregular = SlackFinder(image, file).run(image.ehdrSize(), image.is64() ? 8 : 4);
+    image.shoff = h.shoff;
+    image.phoff = h.phoff;
+    const uint64_t tablesEnd = h.shoff + image.sections.size() * image.shdrSize();
+    if (irregular.empty() && h.phnum != 0 && h.phoff != tablesEnd)
+        irregular = "program header table is at " + hex(h.phoff) + ", rules give " + hex(tablesEnd);
+    if (irregular.empty() && h.phnum == 0 && h.phoff != 0)
+        irregular = "e_phoff is " + hex(h.phoff) + " without program headers";
+    if (irregular.empty() && h.ehsize != image.ehdrSize())
+        irregular = "e_ehsize is " + std::to_string(h.ehsize);
+    if (irregular.empty() && file.sections().empty())
+        irregular = "no section header table";
+    const uint64_t end = std::max(tablesEnd, h.phoff + h.phnum * image.phdrSize());
+    if (irregular.empty() && file.bytes().size != end)
+        irregular = "file size " + hex(file.bytes().size) + ", rules give " + hex(end);
+    if (!irregular.empty()) {
+        image.preserveOffsets = true;
+        image.irregularity_ = irregular;
+    }
+
+    // Program headers: described by what they cover, when that reproduces
+    // the recorded values.
+    for (const ElfProgramHeader &p : file.programHeaders()) {
+        OutputProgramHeader out;
+        out.type = p.type, out.flags = p.flags, out.vaddr = p.vaddr, out.paddr = p.paddr;
+        out.align = p.align, out.offset = p.offset, out.filesz = p.filesz, out.memsz = p.memsz;
+        const uint64_t tableSize = h.phnum * image.phdrSize();
+        if (p.offset == h.phoff && p.filesz == tableSize && p.memsz == tableSize) {
+            out.source = SegmentSource::ProgramHeaderTable;
+        } else {
+            for (uint32_t first = 1; first < image.sections.size() && out.source == SegmentSource::Explicit; ++first) {
+                if (image.sections[first].offset != p.offset)
+                    continue;
+                for (uint32_t last = first; last < image.sections.size(); ++last) {
+                    OutputProgramHeader candidate = out;
+                    candidate.firstSection = first, candidate.lastSection = last;
+                    image.computeSegment(candidate);
+                    if (candidate.filesz > p.filesz && candidate.memsz > p.memsz)
+                        break;
+                    if (candidate.filesz == p.filesz && candidate.memsz == p.memsz) {
+                        out = candidate;
+                        out.source = SegmentSource::Sections;
+                        break;
+                    }
+                }
+            }
+        }
+        image.programHeaders.push_back(out);
+    }
+    return image;
+}
+
+} // namespace culd

@@ -1,0 +1,172 @@
+#include "culd/InputFiles.h"
+
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace culd {
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+// ".nv.constant3" -> bank 3, rest "" ; ".nv.constant0.k" -> bank 0, rest "k".
+bool parseConstantName(std::string_view name, uint32_t *bank, std::string_view *rest) {
+    constexpr std::string_view prefix = ".nv.constant";
+    if (!startsWith(name, prefix))
+        return false;
+    std::string_view tail = name.substr(prefix.size());
+    size_t digits = 0;
+    while (digits < tail.size() && tail[digits] >= '0' && tail[digits] <= '9')
+        ++digits;
+    if (digits == 0 || digits > 2)
+        return false;
+    *bank = static_cast<uint32_t>(std::stoul(std::string(tail.substr(0, digits))));
+    tail = tail.substr(digits);
+    if (!tail.empty() && tail[0] != '.')
+        return false;
+    *rest = tail.empty() ? tail : tail.substr(1);
+    return true;
+}
+
+} // namespace
+
+const char *sectionKindName(SectionKind kind) {
+    switch (kind) {
+    case SectionKind::Ignored: return "ignored";
+    case SectionKind::Text: return "text";
+    case SectionKind::NvInfo: return "nv.info";
+    case SectionKind::NvInfoFunc: return "nv.info.<f>";
+    case SectionKind::Compat: return "nv.compat";
+    case SectionKind::Callgraph: return "nv.callgraph";
+    case SectionKind::Prototype: return "nv.prototype";
+    case SectionKind::Reloc: return "relocations";
+    case SectionKind::ConstantBank: return "constant bank";
+    case SectionKind::ConstantEntry: return "per-function constant bank";
+    case SectionKind::Global: return "global";
+    case SectionKind::GlobalInit: return "initialised global";
+    case SectionKind::SharedEntry: return "shared";
+    case SectionKind::SharedGlobal: return "module shared";
+    case SectionKind::SharedReserved: return "reserved shared";
+    case SectionKind::Local: return "local";
+    case SectionKind::Debug: return "debug";
+    case SectionKind::Mercury: return "mercury";
+    case SectionKind::Unsupported: return "unsupported";
+    case SectionKind::Note: return "note";
+    case SectionKind::RelAction: return "nv.rel.action";
+    case SectionKind::Symtab: return "symtab";
+    case SectionKind::Strtab: return "strtab";
+    case SectionKind::Shstrtab: return "shstrtab";
+    }
+    return "?";
+}
+
+SectionKind classifySection(const ElfSection &s, uint32_t *bank) {
+    using namespace elf;
+    std::string_view name = s.name;
+    if (s.type == SHT_NULL || s.type == SHT_SYMTAB || s.type == SHT_STRTAB ||
+        s.type == SHT_SYMTAB_SHNDX || s.type == SHT_NOTE)
+        return SectionKind::Ignored;
+    if ((s.flags & SHF_CUDA_MERCURY) || startsWith(name, ".nv.merc.") ||
+        startsWith(name, ".nv.capmerc."))
+        return SectionKind::Mercury;
+    if (s.type == SHT_REL || s.type == SHT_RELA)
+        return SectionKind::Reloc;
+    if (startsWith(name, ".text.") && (s.flags & SHF_EXECINSTR))
+        return SectionKind::Text;
+    if (name == ".nv.info")
+        return SectionKind::NvInfo;
+    if (startsWith(name, ".nv.info."))
+        return SectionKind::NvInfoFunc;
+    if (name == ".nv.compat")
+        return SectionKind::Compat;
+    if (name == ".nv.callgraph")
+        return SectionKind::Callgraph;
+    if (name == ".nv.prototype")
+        return SectionKind::Prototype;
+    if (name == ".nv.rel.action" || name == ".nv.resolvedrela" ||
+        startsWith(name, ".nv.resolvedrela"))
+        return SectionKind::Ignored;
+    std::string_view rest;
+    if (parseConstantName(name, bank, &rest))
+        return rest.empty() ? SectionKind::ConstantBank : SectionKind::ConstantEntry;
+    if (name == ".nv.global")
+        return SectionKind::Global;
+    if (name == ".nv.global.init")
+        return SectionKind::GlobalInit;
+    if (startsWith(name, ".nv.shared.reserved.") || s.type == SHT_CUDA_SHARED_RESERVED)
+        return SectionKind::SharedReserved;
+    if (name == ".nv_debug.shared")
+        return SectionKind::SharedGlobal;
+    if (startsWith(name, ".nv.shared."))
+        return SectionKind::SharedEntry;
+    if (startsWith(name, ".nv.local."))
+        return SectionKind::Local;
+    if (startsWith(name, ".debug_") || startsWith(name, ".nv_debug_"))
+        return SectionKind::Debug;
+    return SectionKind::Unsupported;
+}
+
+uint32_t cubinSm(const ElfHeader &h) {
+    // CUDA 13 (OSABI 0x41, ABI 8): SM in bits 8-15. Older toolkits (ABI 7):
+    // SM in bits 0-7 (the virtual SM in bits 16-23).
+    if (h.abiVersion >= 8 || h.osabi == elf::ELFOSABI_CUDA_V8)
+        return (h.flags >> 8) & 0xFF;
+    return h.flags & 0xFF;
+}
+
+InputSection *ObjectFile::makeSection(const ElfSection &header, SectionKind kind) {
+    InputSection &s = sectionArena_.emplace_back();
+    s.file = this;
+    s.header = &header;
+    s.kind = kind;
+    return &s;
+}
+
+std::unique_ptr<ObjectFile> ObjectFile::open(const std::string &path, uint32_t order) {
+    std::unique_ptr<ObjectFile> file(new ObjectFile());
+    file->name_ = path;
+    file->order_ = order;
+    file->map_ = MappedFile::open(path);
+    file->elf_ = ElfFile::parse(path, file->map_->bytes());
+    const ElfHeader &h = file->elf_.header();
+    if (h.machine != elf::EM_CUDA)
+        throw FatalError(path + ": not a CUDA device ELF (e_machine " +
+                         std::to_string(h.machine) + ")");
+    if (h.type != elf::ET_REL)
+        throw FatalError(path + ": not a relocatable cubin (ELF type " + std::to_string(h.type) +
+                         "); only relocatable device code can be linked");
+    file->sm_ = cubinSm(h);
+    return file;
+}
+
+namespace {
+
+// Whether an input built for `inputSm` may be linked for the target.
+bool archCompatible(const culd_arch_info &arch, uint32_t inputSm) {
+    if (inputSm == arch.sm)
+        return true;
+    const uint32_t *begin = arch.compatible_inputs;
+    const uint32_t *end = begin ? begin + arch.num_compatible : begin;
+    return std::find(begin, end, inputSm) != end;
+}
+
+} // namespace
+
+void readInputs(Context &ctx) {
+    uint32_t order = 0;
+    for (const std::string &path : ctx.opts.inputs) {
+        std::unique_ptr<ObjectFile> file = ObjectFile::open(path, order++);
+        if (!archCompatible(ctx.arch, file->sm()))
+            throw FatalError("Input file '" + path + "' arch does not match target '" +
+                             ctx.opts.archText + "' (file is sm_" + std::to_string(file->sm()) +
+                             ")");
+        ctx.files.push_back(std::move(file));
+    }
+}
+
+} // namespace culd

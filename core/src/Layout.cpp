@@ -1,0 +1,223 @@
+// Layout: final symbol values and the sizes of the per-kernel memory
+// windows.
+//
+// Data in merged sections (globals, constant banks, debug) is at
+// piece offset + st_value. Shared memory is laid out per kernel:
+//   1. module-scope shared (.nv_debug.shared) used by device functions gets
+//      one offset for the whole module, so every caller agrees on it;
+//   2. each kernel's own .nv.shared.<k> variables follow the module shared
+//      the kernel reaches;
+//   3. every extern __shared__ array gets the end of static shared rounded
+//      up to 16 (the largest such end over the kernels that use it);
+//   4. targets with reserved shared memory add it to every kernel's size.
+// In relocatable cubins a shared variable's st_value holds its alignment (as
+// for SHN_COMMON), not an offset.
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+#include "culd/Link.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace culd {
+
+using namespace elf;
+
+namespace {
+
+uint64_t alignTo(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+bool isSharedSpace(const Symbol &s) { return (s.other & 0xE0) == STO_CUDA_SHARED; }
+
+bool isSharedSection(const InputSection *s) {
+    return s && (s->kind == SectionKind::SharedEntry || s->kind == SectionKind::SharedGlobal);
+}
+
+// A shared variable's alignment: st_value, or min(size, 8) when it is 0.
+uint64_t sharedAlignment(const Symbol &s) {
+    if (s.value)
+        return s.value;
+    return std::max<uint64_t>(1, std::min<uint64_t>(s.size, 8));
+}
+
+// Allocates `vars` from `start` by descending alignment (stable), returns
+// the end.
+uint64_t allocate(std::vector<Symbol *> vars, uint64_t start, uint64_t *maxAlign) {
+    std::stable_sort(vars.begin(), vars.end(), [](const Symbol *a, const Symbol *b) {
+        return sharedAlignment(*a) > sharedAlignment(*b);
+    });
+    uint64_t end = start;
+    for (Symbol *v : vars) {
+        uint64_t align = sharedAlignment(*v);
+        *maxAlign = std::max(*maxAlign, align);
+        end = alignTo(end, align);
+        v->finalValue = end;
+        end += v->size;
+    }
+    return end;
+}
+
+class SharedLayout {
+public:
+    explicit SharedLayout(Context &ctx) : ctx_(ctx) {}
+
+    void run() {
+        collectVariables();
+        collectUses();
+        uint64_t moduleAlign = 1;
+        moduleEnd_ = allocate(moduleVars_, 0, &moduleAlign);
+        for (Symbol *kernel : kernels())
+            layoutKernel(*kernel, moduleAlign);
+        for (auto &[sym, offset] : externOffsets_)
+            sym->finalValue = offset;
+        if (moduleShared_)
+            moduleShared_->size = 0; // its variables now live in the kernels' windows
+    }
+
+private:
+    void collectVariables() {
+        for (auto &file : ctx_.files)
+            for (Symbol *s : file->symbols) {
+                if (!s || s->isSectionSymbol || !isSharedSection(s->section) || seen_.count(s))
+                    continue;
+                if (s->section->file != file.get() || !s->section->isLive())
+                    continue;
+                seen_.insert(s);
+                s->emitted = false; // shared variables are not in the output .symtab
+                if (s->section->kind == SectionKind::SharedGlobal)
+                    moduleVars_.push_back(s);
+                else
+                    ownVars_[s->section->owner].push_back(s);
+            }
+        for (OutputSection *out : ctx_.outputs)
+            if (out->kind == SectionKind::SharedGlobal)
+                moduleShared_ = out;
+    }
+
+    // Which shared symbols each function's code refers to.
+    void collectUses() {
+        for (auto &file : ctx_.files)
+            for (auto &[relocHeader, target] : file->relocSections) {
+                if (!target || target->kind != SectionKind::Text || !target->isLive())
+                    continue;
+                for (const ElfReloc &r : file->elf().relocations(*relocHeader)) {
+                    Symbol *s = r.symbol < file->symbols.size() ? file->symbols[r.symbol] : nullptr;
+                    if (!s)
+                        continue;
+                    if (s->section && s->section->kind == SectionKind::SharedGlobal)
+                        uses_[target->owner].insert(s);
+                    else if (!s->defined && isSharedSpace(*s)) {
+                        uses_[target->owner].insert(s);
+                        s->emitted = false;
+                    }
+                }
+            }
+    }
+
+    std::vector<Symbol *> kernels() const {
+        std::vector<Symbol *> out;
+        for (OutputSection *o : ctx_.outputs)
+            if (o->kind == SectionKind::Text && o->owner && o->owner->isEntry())
+                out.push_back(o->owner);
+        return out;
+    }
+
+    std::vector<Symbol *> reachable(Symbol &kernel) const {
+        std::vector<Symbol *> order{&kernel};
+        std::unordered_set<Symbol *> seen{&kernel};
+        for (size_t i = 0; i < order.size(); ++i)
+            if (order[i]->func)
+                for (Symbol *c : order[i]->func->callees)
+                    if (seen.insert(c).second)
+                        order.push_back(c);
+        return order;
+    }
+
+    void layoutKernel(Symbol &kernel, uint64_t moduleAlign) {
+        bool usesModuleShared = false, usesExtern = false;
+        std::vector<Symbol *> externs;
+        for (Symbol *f : reachable(kernel)) {
+            auto it = uses_.find(f);
+            if (it == uses_.end())
+                continue;
+            for (Symbol *s : it->second) {
+                if (s->section)
+                    usesModuleShared = true;
+                else {
+                    usesExtern = true;
+                    externs.push_back(s);
+                }
+            }
+        }
+        uint64_t align = usesModuleShared ? moduleAlign : 1;
+        uint64_t start = usesModuleShared ? moduleEnd_ : 0;
+        uint64_t end = allocate(ownVars_[&kernel], start, &align);
+        if (usesExtern) {
+            uint64_t externAt = alignTo(end, 16);
+            align = std::max<uint64_t>(align, 16);
+            for (Symbol *e : externs)
+                externOffsets_[e] = std::max(externOffsets_[e], externAt);
+            end = externAt;
+        }
+        OutputSection *out = sharedSectionOf(kernel);
+        if (!out && (end > 0 || usesExtern) && !ctx_.opts.relocatable)
+            out = makeSharedSection(kernel);
+        if (!out)
+            return;
+        uint64_t reserved = ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
+        out->size = end + reserved;
+        out->addralign = std::max(out->addralign, align);
+    }
+
+    OutputSection *sharedSectionOf(const Symbol &kernel) const {
+        for (OutputSection *o : ctx_.outputs)
+            if (o->kind == SectionKind::SharedEntry && o->owner == &kernel)
+                return o;
+        return nullptr;
+    }
+
+    OutputSection *makeSharedSection(Symbol &kernel) {
+        OutputSection *out = ctx_.makeOutput(".nv.shared." + std::string(kernel.name), SHT_NOBITS,
+                                             SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK);
+        out->kind = SectionKind::SharedEntry;
+        out->owner = &kernel;
+        out->addralign = 4;
+        for (OutputSection *o : ctx_.outputs)
+            if (o->kind == SectionKind::Text && o->owner == &kernel)
+                out->infoSection = o;
+        return out;
+    }
+
+    Context &ctx_;
+    std::unordered_set<Symbol *> seen_;
+    std::vector<Symbol *> moduleVars_;
+    std::unordered_map<Symbol *, std::vector<Symbol *>> ownVars_;
+    std::unordered_map<Symbol *, std::unordered_set<Symbol *>> uses_;
+    std::unordered_map<Symbol *, uint64_t> externOffsets_;
+    OutputSection *moduleShared_ = nullptr;
+    uint64_t moduleEnd_ = 0;
+};
+
+void assignDataValues(Context &ctx) {
+    auto assign = [](Symbol *s) {
+        if (!s || isSharedSection(s->section))
+            return;
+        s->finalValue = s->section && s->section->out ? s->section->outOffset + s->value : s->value;
+    };
+    for (Symbol *s : ctx.symtab.globals())
+        assign(s);
+    for (auto &file : ctx.files)
+        for (Symbol *s : file->symbols)
+            if (s && s->isLocal)
+                assign(s);
+}
+
+} // namespace
+
+void layoutMemory(Context &ctx) {
+    assignDataValues(ctx);
+    SharedLayout(ctx).run();
+}
+
+} // namespace culd

@@ -1,0 +1,55 @@
+#include "culd/Link.h"
+
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+namespace culd {
+
+namespace {
+
+// Runs one pass, timing it for -v.
+template <class Pass> void run(const char *name, Context &ctx, Pass pass) {
+    auto start = std::chrono::steady_clock::now();
+    pass(ctx);
+    auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+    spdlog::debug("pass {}: {} us", name, us);
+}
+
+} // namespace
+
+OutputSection *Context::makeOutput(std::string name, uint32_t type, uint64_t flags) {
+    OutputSection &s = outputArena.emplace_back();
+    s.name = std::move(name);
+    s.type = type;
+    s.flags = flags;
+    outputs.push_back(&s);
+    return &s;
+}
+
+void runLink(const Options &opts, const Plugin &plugin) {
+    const culd_arch_info *arch = plugin.arch(opts.sm);
+    if (!arch)
+        throw FatalError("plugin '" + plugin.name() + "' does not serve sm_" +
+                         std::to_string(opts.sm));
+    if (opts.outputFile.empty())
+        throw FatalError("no output file given (use -o FILE)");
+    Context ctx(opts, plugin, *arch);
+
+    run("read", ctx, readInputs);
+    run("resolve", ctx, resolveSymbols);
+    run("callgraph", ctx, buildCallGraph);
+    run("mark-live", ctx, markLive);
+    run("merge", ctx, createOutputSections);
+    run("layout", ctx, layoutMemory);
+    run("relocate", ctx, processRelocations);
+    run("finalize", ctx, synthesizeMetadata);
+    run("write", ctx, writeOutput);
+}
+
+} // namespace culd

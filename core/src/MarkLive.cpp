@@ -1,0 +1,66 @@
+// Dead-code elimination over the call graph: a device function survives if a
+// root reaches it through direct calls. Roots are the kernels (or those named
+// by --kernels-used) and every address-taken function. A dead function takes
+// its .text, .nv.info.<f>, per-function banks, shared/local sections and the
+// relocations that patch them along.
+#include "culd/Context.h"
+#include "culd/Link.h"
+
+#include <spdlog/spdlog.h>
+
+namespace culd {
+
+namespace {
+
+bool matchesAny(std::string_view name, const std::vector<std::string> &patterns) {
+    for (const std::string &p : patterns)
+        if (name.find(p) != std::string_view::npos)
+            return true;
+    return false;
+}
+
+bool isRoot(const Context &ctx, const Symbol &s) {
+    if (s.isEntry())
+        return ctx.opts.kernelsUsed.empty() || matchesAny(s.name, ctx.opts.kernelsUsed);
+    return s.func && s.func->addressTaken;
+}
+
+} // namespace
+
+void markLive(Context &ctx) {
+    std::vector<Symbol *> functions;
+    for (Symbol *s : ctx.symtab.globals())
+        if (s->isFunction() && s->defined && s->section)
+            functions.push_back(s);
+    for (auto &file : ctx.files)
+        for (Symbol *s : file->symbols)
+            if (s && s->isLocal && s->isFunction() && s->section)
+                functions.push_back(s);
+
+    for (Symbol *s : functions)
+        s->live = false;
+    std::vector<Symbol *> work;
+    for (Symbol *s : functions)
+        if (isRoot(ctx, *s)) {
+            s->live = true;
+            work.push_back(s);
+        }
+    while (!work.empty()) {
+        Symbol *s = work.back();
+        work.pop_back();
+        if (!s->func)
+            continue;
+        for (Symbol *callee : s->func->callees)
+            if (!callee->live) {
+                callee->live = true;
+                work.push_back(callee);
+            }
+    }
+    for (Symbol *s : functions)
+        if (!s->live) {
+            spdlog::debug("removed unused function {}", s->name);
+            s->section->live = false;
+        }
+}
+
+} // namespace culd

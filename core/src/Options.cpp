@@ -1,0 +1,360 @@
+// nvlink's command line on top of Boost.Program_options.
+//
+// nvlink mixes single-dash long options (-arch, -Werror, -optf), glued short
+// options (-lcudadevrt, -L/dir) and `--name=value`. Program_options cannot
+// express that mix, so every token is first rewritten to the canonical
+// `--long-name[=value]` form through the table below, then parsed.
+#include "culd/Options.h"
+
+#include "culd/Diagnostics.h"
+#include "culd/PluginRegistry.h"
+
+#include <boost/program_options.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+namespace po = boost::program_options;
+
+namespace culd {
+namespace {
+
+enum class Arg { None, Value, OptionalBool };
+enum class Support { Yes, NotYet };
+
+struct OptionSpec {
+    const char *name;  // canonical long name
+    const char *alias; // nvlink's short or single-dash spelling ("" if none)
+    Arg arg;
+    Support support;
+    const char *help;
+};
+
+// Every option of `nvlink --help` plus the hidden ones nvlink 13.0 accepts,
+// and culd's own. `NotYet` options are recognised and refused with a clear
+// message rather than ignored.
+const OptionSpec optionTable[] = {
+    {"help", "h", Arg::None, Support::Yes, "Print this help information."},
+    {"version", "V", Arg::None, Support::Yes, "Print version information."},
+    {"arch", "arch", Arg::Value, Support::Yes, "Target architecture (sm_XX, compute_XX, lto_XX)."},
+    {"output-file", "o", Arg::Value, Support::Yes, "Output file name."},
+    {"library", "l", Arg::Value, Support::NotYet, "Libraries to link (searched in -L paths)."},
+    {"library-path", "L", Arg::Value, Support::Yes, "Library search paths."},
+    {"options-file", "optf", Arg::Value, Support::Yes, "Read more options from a file."},
+    {"verbose", "v", Arg::None, Support::Yes, "Verbose output."},
+    {"disable-warnings", "w", Arg::None, Support::Yes, "Inhibit all warning messages."},
+    {"warning-as-error", "Werror", Arg::None, Support::Yes, "Treat warnings as errors."},
+    {"disable-infos", "disable-infos", Arg::None, Support::Yes, "Disable all info messages."},
+    {"extra-warnings", "extrawarn", Arg::None, Support::Yes, "Emit extra warnings."},
+    {"report-arch", "report-arch", Arg::None, Support::Yes, "Report the SM in messages."},
+    {"suppress-arch-warning", "suppress-arch-warning", Arg::None, Support::Yes,
+     "Suppress the missing-code-for-arch warning."},
+    {"suppress-stack-size-warning", "suppress-stack-size-warning", Arg::None, Support::Yes,
+     "Suppress the stack-size warning."},
+    {"machine", "m", Arg::Value, Support::Yes, "Address size (64 only)."},
+    {"cpu-arch", "cpu-arch", Arg::Value, Support::Yes, "Host CPU architecture."},
+    {"relocatable-link", "r", Arg::None, Support::NotYet, "Relocatable (incremental) link."},
+    {"preserve-relocs", "preserve-relocs", Arg::None, Support::NotYet,
+     "Keep resolved relocations in the output."},
+    {"force-rela", "force-rela", Arg::None, Support::NotYet, "Write RELA sections only."},
+    {"disable-smem-reservation", "disable-smem-reservation", Arg::OptionalBool, Support::NotYet,
+     "Do not reserve shared memory (sm_90+)."},
+    {"enable-extended-smem", "enable-extended-smem", Arg::OptionalBool, Support::NotYet,
+     "Allow extended shared memory."},
+    {"kernels-used", "kernels-used", Arg::Value, Support::NotYet, "Kernels that are used."},
+    {"variables-used", "variables-used", Arg::Value, Support::NotYet, "Variables that are used."},
+    {"use-host-info", "use-host-info", Arg::None, Support::NotYet,
+     "Use host reference information for dead-code removal."},
+    {"ignore-host-info", "ignore-host-info", Arg::None, Support::NotYet,
+     "Ignore host reference information."},
+    {"keep-system-libraries", "keep-system-libraries", Arg::None, Support::NotYet,
+     "Keep system library code (cudadevrt)."},
+    {"dump-callgraph", "dump-callgraph", Arg::None, Support::NotYet, "Print the call graph."},
+    {"dump-callgraph-no-demangle", "dump-callgraph-no-demangle", Arg::None, Support::NotYet,
+     "Print the call graph without demangling."},
+    {"dot-file", "dot-file", Arg::Value, Support::NotYet, "Write the call graph as Graphviz."},
+    {"allow-undefined-globals", "allow-undefined-globals", Arg::None, Support::NotYet,
+     "Accept undefined device variables."},
+    {"register-link-binaries", "register-link-binaries", Arg::Value, Support::NotYet,
+     "Write the registration header."},
+    {"gen-host-linker-script", "ghls", Arg::Value, Support::NotYet,
+     "Write a host linker script (lcs-abs, lcs-aug)."},
+    {"debug", "g", Arg::None, Support::NotYet, "Debug link."},
+    {"suppress-debug-info", "suppress-debug-info", Arg::None, Support::NotYet,
+     "Drop debug information."},
+    {"device-stack-protector", "device-stack-protector", Arg::OptionalBool, Support::NotYet,
+     "Enable stack protectors."},
+    {"link-time-opt", "lto", Arg::None, Support::NotYet, "Link-time optimisation."},
+    {"dlto", "dlto", Arg::None, Support::NotYet, "Link-time optimisation (alias of -lto)."},
+    {"nvvmpath", "nvvmpath", Arg::Value, Support::NotYet, "Path to libnvvm."},
+    {"Xnvvm", "Xnvvm", Arg::Value, Support::NotYet, "Options for nvvm (LTO)."},
+    {"Xptxas", "Xptxas", Arg::Value, Support::NotYet, "Options for ptxas (LTO)."},
+    {"maxrregcount", "maxrregcount", Arg::Value, Support::NotYet, "Max registers (LTO)."},
+    {"Ofast-compile", "Ofc", Arg::Value, Support::NotYet, "Fast-compile level (LTO)."},
+    {"split-compile", "split-compile", Arg::Value, Support::NotYet, "Split compilation (LTO)."},
+    {"split-compile-extended", "split-compile-extended", Arg::Value, Support::NotYet,
+     "Extended split compilation (LTO)."},
+    {"emit-ptx", "emit-ptx", Arg::None, Support::NotYet, "Keep LTO PTX."},
+    {"force-whole-lto", "force-whole-lto", Arg::None, Support::NotYet, "Whole-program LTO."},
+    {"force-partial-lto", "force-partial-lto", Arg::None, Support::NotYet, "Partial LTO."},
+    {"uidx-file", "uidx-file", Arg::Value, Support::NotYet, "Unified index file (UFT/UDT)."},
+    {"time", "time", Arg::Value, Support::NotYet, "Write per-phase timing CSV."},
+    {"verbose-tkinfo", "verbose-tkinfo", Arg::OptionalBool, Support::NotYet,
+     "Verbose tool-kit info note."},
+    {"reserve-null-pointer", "reserve-null-pointer", Arg::None, Support::NotYet, ""},
+    {"dont-reserve-null-pointer", "dont-reserve-null-pointer", Arg::None, Support::NotYet, ""},
+    {"shared", "shared", Arg::None, Support::NotYet, ""},
+    {"syscall-const-offset", "syscall-const-offset", Arg::Value, Support::NotYet, ""},
+    {"tool-name", "tool-name", Arg::Value, Support::NotYet, ""},
+    {"nv-host", "nv-host", Arg::Value, Support::NotYet, ""},
+    {"host-ccbin", "host-ccbin", Arg::Value, Support::NotYet, ""},
+    {"cuda-api-version", "cuda-api-version", Arg::Value, Support::NotYet, ""},
+    // culd's own.
+    {"plugin-dir", "plugin-dir", Arg::Value, Support::Yes, "Directory to search for plugins."},
+    {"list-plugins", "list-plugins", Arg::None, Support::Yes,
+     "List the plugins found and why any failed to load."},
+    {"threads", "threads", Arg::Value, Support::Yes, "Worker threads (default: all cores)."},
+};
+
+const OptionSpec *findOption(const std::string &name) {
+    static const std::unordered_map<std::string, const OptionSpec *> byName = [] {
+        std::unordered_map<std::string, const OptionSpec *> m;
+        for (const OptionSpec &o : optionTable) {
+            m.emplace(o.name, &o);
+            if (*o.alias)
+                m.emplace(o.alias, &o);
+        }
+        return m;
+    }();
+    auto it = byName.find(name);
+    return it == byName.end() ? nullptr : it->second;
+}
+
+// Options that take their value glued to a one-letter flag: -lfoo, -L/dir.
+const char *const gluedPrefixes[] = {"l", "L", "o"};
+
+std::vector<std::string> readOptionsFile(const std::string &path) {
+    std::ifstream in(path);
+    if (!in)
+        throw FatalError("cannot open options file '" + path + "'");
+    std::vector<std::string> words;
+    std::string word;
+    // Whitespace-separated words; quotes group words as in a shell.
+    char c;
+    char quote = 0;
+    bool any = false;
+    while (in.get(c)) {
+        if (quote) {
+            if (c == quote)
+                quote = 0;
+            else
+                word += c;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+            any = true;
+        } else if (std::isspace(static_cast<unsigned char>(c))) {
+            if (any || !word.empty())
+                words.push_back(word);
+            word.clear();
+            any = false;
+        } else {
+            word += c;
+        }
+    }
+    if (any || !word.empty())
+        words.push_back(word);
+    return words;
+}
+
+// Rewrites nvlink's spellings to `--name=value` tokens, expanding option
+// files as it goes. Positional arguments pass through unchanged.
+void normalize(const std::vector<std::string> &args, std::vector<std::string> &out,
+               unsigned depth) {
+    if (depth > 16)
+        throw FatalError("options files nest too deeply");
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string &tok = args[i];
+        if (tok.size() > 1 && tok[0] == '@') {
+            normalize(readOptionsFile(tok.substr(1)), out, depth + 1);
+            continue;
+        }
+        if (tok.size() < 2 || tok[0] != '-') {
+            out.push_back(tok);
+            continue;
+        }
+        std::string body = tok.substr(tok[1] == '-' ? 2 : 1);
+        std::string name = body, value;
+        bool hasValue = false;
+        if (auto eq = body.find('='); eq != std::string::npos) {
+            name = body.substr(0, eq);
+            value = body.substr(eq + 1);
+            hasValue = true;
+        }
+        const OptionSpec *spec = findOption(name);
+        if (!spec && tok[1] != '-') {
+            for (const char *p : gluedPrefixes)
+                if (body.compare(0, 1, p) == 0 && body.size() > 1) {
+                    spec = findOption(p);
+                    value = body.substr(1);
+                    hasValue = true;
+                    break;
+                }
+        }
+        if (!spec)
+            throw FatalError("Unknown option '" + tok + "'");
+        if (spec->arg == Arg::Value && !hasValue) {
+            if (i + 1 >= args.size())
+                throw FatalError("option '" + tok + "' needs a value");
+            value = args[++i];
+            hasValue = true;
+        }
+        if (spec->arg == Arg::None && hasValue)
+            throw FatalError("option '" + tok + "' takes no value");
+        if (spec->arg == Arg::OptionalBool && !hasValue) {
+            value = "true";
+            hasValue = true;
+        }
+        if (std::string(spec->name) == "options-file") {
+            // nvlink allows a comma-separated list of files.
+            std::stringstream files(value);
+            std::string f;
+            while (std::getline(files, f, ','))
+                normalize(readOptionsFile(f), out, depth + 1);
+            continue;
+        }
+        out.push_back("--" + std::string(spec->name) + (hasValue ? "=" + value : ""));
+    }
+}
+
+po::options_description describeOptions() {
+    po::options_description desc("Options");
+    for (const OptionSpec &o : optionTable) {
+        switch (o.arg) {
+        case Arg::None:
+            desc.add_options()(o.name, o.help);
+            break;
+        case Arg::Value:
+            desc.add_options()(o.name, po::value<std::vector<std::string>>()->composing(), o.help);
+            break;
+        case Arg::OptionalBool:
+            desc.add_options()(o.name, po::value<std::vector<std::string>>()->composing(), o.help);
+            break;
+        }
+    }
+    desc.add_options()("input", po::value<std::vector<std::string>>()->composing(), "");
+    return desc;
+}
+
+bool parseBool(const std::string &option, const std::string &value) {
+    if (value == "true" || value == "1" || value == "yes")
+        return true;
+    if (value == "false" || value == "0" || value == "no")
+        return false;
+    throw FatalError("option '--" + option + "' expects true or false, not '" + value + "'");
+}
+
+// Splits comma-separated list values as nvlink does for `<x>,...` options.
+std::vector<std::string> splitList(const std::vector<std::string> &values) {
+    std::vector<std::string> out;
+    for (const std::string &v : values) {
+        std::stringstream ss(v);
+        std::string item;
+        while (std::getline(ss, item, ','))
+            if (!item.empty())
+                out.push_back(item);
+    }
+    return out;
+}
+
+} // namespace
+
+Options parseOptions(const std::vector<std::string> &args) {
+    std::vector<std::string> tokens;
+    normalize(args, tokens, 0);
+
+    po::options_description desc = describeOptions();
+    po::positional_options_description positional;
+    positional.add("input", -1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(tokens).options(desc).positional(positional).run(), vm);
+    } catch (const po::error &e) {
+        throw FatalError(e.what());
+    }
+
+    Options opts;
+    for (const OptionSpec &o : optionTable) {
+        if (!vm.count(o.name) || o.support == Support::Yes)
+            continue;
+        throw FatalError("option '--" + std::string(o.name) + "' is not supported yet");
+    }
+    auto values = [&](const char *name) {
+        return vm.count(name) ? vm[name].as<std::vector<std::string>>()
+                              : std::vector<std::string>{};
+    };
+    auto single = [&](const char *name) -> std::string {
+        std::vector<std::string> v = values(name);
+        return v.empty() ? std::string() : v.back();
+    };
+
+    opts.showHelp = vm.count("help");
+    opts.showVersion = vm.count("version");
+    opts.listPlugins = vm.count("list-plugins");
+    opts.verbose = vm.count("verbose");
+    opts.disableWarnings = vm.count("disable-warnings");
+    opts.warningsAsErrors = vm.count("warning-as-error");
+    opts.disableInfos = vm.count("disable-infos");
+    opts.extraWarnings = vm.count("extra-warnings");
+    opts.reportArch = vm.count("report-arch");
+    opts.suppressArchWarning = vm.count("suppress-arch-warning");
+    opts.suppressStackSizeWarning = vm.count("suppress-stack-size-warning");
+    opts.outputFile = single("output-file");
+    opts.inputs = values("input");
+    opts.libraryPaths = splitList(values("library-path"));
+    opts.libraries = splitList(values("library"));
+    opts.pluginDirs = values("plugin-dir");
+    opts.cpuArch = single("cpu-arch");
+    if (vm.count("disable-smem-reservation"))
+        opts.disableSmemReservation =
+            parseBool("disable-smem-reservation", single("disable-smem-reservation"));
+    if (vm.count("machine")) {
+        opts.machine = single("machine");
+        if (opts.machine != "64")
+            throw FatalError("option '--machine' only accepts 64, not '" + opts.machine + "'");
+    }
+    if (vm.count("threads")) {
+        std::string t = single("threads");
+        if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos)
+            throw FatalError("option '--threads' expects a number, not '" + t + "'");
+        opts.threads = static_cast<unsigned>(std::stoul(t));
+    }
+    if (vm.count("arch")) {
+        opts.archText = single("arch");
+        std::optional<ArchName> arch = ArchName::parse(opts.archText);
+        if (!arch)
+            throw FatalError("invalid value '" + opts.archText + "' for option '--arch'");
+        opts.sm = arch->sm;
+        opts.archSuffix = arch->suffix;
+    }
+    return opts;
+}
+
+std::string helpText() {
+    std::ostringstream os;
+    os << "Usage  : culd [options] <objects>\n\n"
+       << "culd accepts nvlink's command line. Options marked (not yet) are recognised\n"
+       << "and refused until implemented.\n\n";
+    for (const OptionSpec &o : optionTable) {
+        std::string spelling = "--" + std::string(o.name);
+        if (o.arg == Arg::Value)
+            spelling += " <value>";
+        if (*o.alias && std::string(o.alias) != o.name)
+            spelling += "  (-" + std::string(o.alias) + ")";
+        os << "  " << spelling << "\n        " << o.help
+           << (o.support == Support::NotYet ? " (not yet)" : "") << "\n";
+    }
+    return os.str();
+}
+
+} // namespace culd

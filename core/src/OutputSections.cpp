@@ -1,0 +1,130 @@
+// Merge: maps every live input section to an output section.
+//
+// Per-function sections (.text.<f>, .nv.info.<f>, .nv.constant<N>.<f>,
+// .nv.shared.<f>, .nv.local.<f>) keep one output section each; module-wide
+// data (.nv.global, .nv.global.init, .nv.constant<N>, debug sections) is
+// concatenated by name in input order, each piece at its alignment. Nothing
+// is copied: an output section is a list of (input section, offset) pieces.
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+#include "culd/Link.h"
+
+#include <unordered_map>
+
+namespace culd {
+
+using namespace elf;
+
+namespace {
+
+bool isPerFunction(SectionKind k) {
+    return k == SectionKind::Text || k == SectionKind::ConstantEntry ||
+           k == SectionKind::SharedEntry || k == SectionKind::Local;
+}
+
+bool isMergedByName(SectionKind k) {
+    return k == SectionKind::ConstantBank || k == SectionKind::Global ||
+           k == SectionKind::GlobalInit || k == SectionKind::SharedGlobal ||
+           k == SectionKind::SharedReserved || k == SectionKind::Debug;
+}
+
+// Executables carry standard section types for memory spaces; -r output
+// keeps the CUDA types.
+uint32_t outputType(const Context &ctx, const InputSection &in) {
+    if (ctx.opts.relocatable)
+        return in.header->type;
+    switch (in.kind) {
+    case SectionKind::ConstantBank:
+    case SectionKind::ConstantEntry:
+    case SectionKind::GlobalInit:
+        return SHT_PROGBITS;
+    case SectionKind::Global:
+    case SectionKind::SharedEntry:
+    case SectionKind::SharedGlobal:
+    case SectionKind::SharedReserved:
+    case SectionKind::Local:
+        return SHT_NOBITS;
+    default:
+        return in.header->type;
+    }
+}
+
+uint64_t alignTo(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+class Merger {
+public:
+    explicit Merger(Context &ctx) : ctx_(ctx) {}
+
+    void add(InputSection &in) {
+        OutputSection *out = isPerFunction(in.kind) ? makeFor(in) : findOrMake(in);
+        uint64_t offset = alignTo(out->size, in.alignment());
+        out->pieces.push_back({&in, offset});
+        out->size = offset + in.size();
+        if (in.alignment() > out->addralign)
+            out->addralign = in.alignment();
+        in.out = out;
+        in.outOffset = offset;
+    }
+
+private:
+    OutputSection *makeFor(const InputSection &in) {
+        OutputSection *out = ctx_.makeOutput(std::string(in.name()), outputType(ctx_, in),
+                                             in.header->flags);
+        out->kind = in.kind;
+        out->bank = in.bank;
+        out->owner = in.owner;
+        out->entsize = in.header->entsize;
+        out->addralign = in.alignment();
+        // sm_75..sm_89 keep the function's own register count in the top
+        // byte of .text sh_info.
+        if (in.kind == SectionKind::Text && (ctx_.arch.flags & CULD_ARCH_F_TEXT_REGCOUNT))
+            out->infoHighByte = in.header->info >> 24;
+        return out;
+    }
+
+    OutputSection *findOrMake(const InputSection &in) {
+        OutputSection *&slot = byName_[in.name()];
+        if (!slot)
+            slot = makeFor(in);
+        else if (slot->kind != in.kind)
+            throw FatalError(in.file->name() + ": section '" + std::string(in.name()) +
+                             "' conflicts with a section of the same name but another kind");
+        return slot;
+    }
+
+    Context &ctx_;
+    std::unordered_map<std::string_view, OutputSection *> byName_;
+};
+
+// nvlink processes a file's weak functions before its other sections, so
+// their code comes first in the output.
+std::vector<InputSection *> mergeOrder(ObjectFile &file) {
+    std::vector<InputSection *> weakText, rest;
+    for (InputSection *s : file.sections) {
+        if (!s || !s->isLive())
+            continue;
+        bool weakFn = s->kind == SectionKind::Text && s->owner &&
+                      s->owner->binding == STB_WEAK;
+        (weakFn ? weakText : rest).push_back(s);
+    }
+    weakText.insert(weakText.end(), rest.begin(), rest.end());
+    return weakText;
+}
+
+} // namespace
+
+void createOutputSections(Context &ctx) {
+    Merger merger(ctx);
+    for (auto &file : ctx.files)
+        for (InputSection *s : mergeOrder(*file))
+            if (isPerFunction(s->kind) || isMergedByName(s->kind))
+                merger.add(*s);
+    // Per-function banks and memory windows point at their code (sh_info).
+    for (auto &file : ctx.files)
+        for (InputSection *s : file->sections)
+            if (s && s->out && s->kind != SectionKind::Text && s->text && s->text->out &&
+                isPerFunction(s->kind))
+                s->out->infoSection = s->text->out;
+}
+
+} // namespace culd

@@ -1,0 +1,170 @@
+// The relocation pass: every input relocation of a live section is either
+// resolved now (recorded for the writer to patch in place) or kept for the
+// driver (written to the output's .rel/.rela sections). The decision follows
+// the plugin's resolver class:
+//   LINKER -> apply; DRIVER -> keep; EITHER -> apply when the target is a
+//   link-time offset (shared, constant, local, non-alloc data), keep when it
+//   is code or global memory; NONE -> drop.
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+#include "culd/Link.h"
+
+#include <sstream>
+
+namespace culd {
+
+using namespace elf;
+
+namespace {
+
+std::string hex(uint64_t v) {
+    std::ostringstream os;
+    os << "0x" << std::hex << v;
+    return os.str();
+}
+
+culd_target_kind targetKind(const Symbol &s) {
+    if (!s.section)
+        return s.defined ? CULD_TARGET_OTHER : CULD_TARGET_UNDEFINED;
+    switch (s.section->kind) {
+    case SectionKind::Text:
+        return CULD_TARGET_CODE;
+    case SectionKind::Global:
+    case SectionKind::GlobalInit:
+        return CULD_TARGET_GLOBAL;
+    case SectionKind::SharedEntry:
+    case SectionKind::SharedGlobal:
+    case SectionKind::SharedReserved:
+        return CULD_TARGET_SHARED;
+    case SectionKind::ConstantBank:
+    case SectionKind::ConstantEntry:
+        return CULD_TARGET_CONSTANT;
+    case SectionKind::Local:
+        return CULD_TARGET_LOCAL;
+    default:
+        return CULD_TARGET_OTHER;
+    }
+}
+
+bool resolvedAtLinkTime(culd_target_kind k) {
+    return k == CULD_TARGET_SHARED || k == CULD_TARGET_CONSTANT || k == CULD_TARGET_LOCAL ||
+           k == CULD_TARGET_OTHER;
+}
+
+class RelocationScanner {
+public:
+    explicit RelocationScanner(Context &ctx) : ctx_(ctx) {}
+
+    void scanFile(ObjectFile &file) {
+        for (auto &[relocHeader, target] : file.relocSections) {
+            if (!target || !target->isLive() || !target->out)
+                continue;
+            bool rela = relocHeader->type == SHT_RELA;
+            for (const ElfReloc &r : file.elf().relocations(*relocHeader))
+                scan(file, *relocHeader, *target, r, rela);
+        }
+    }
+
+private:
+    void scan(ObjectFile &file, const ElfSection &relocHeader, InputSection &target,
+              const ElfReloc &r, bool rela) {
+        Symbol *sym = r.symbol < file.symbols.size() ? file.symbols[r.symbol] : nullptr;
+        const culd_reloc_desc *desc = ctx_.plugin.reloc(r.type);
+        if (!desc)
+            throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
+                             "': unexpected reloc type " + hex(r.type) + " at offset " +
+                             hex(r.offset));
+        if (desc->resolver == CULD_RESOLVE_NONE || !sym)
+            return;
+        // Placeholders nvlink resolves itself vanish.
+        if (!sym->isLocal && isLinkerProvided(sym->name) && !sym->defined)
+            return;
+        // UNUSED_CLEAR types zero a field (a debug frame's address range)
+        // only when the function it describes was removed.
+        bool dead = (sym->section && !sym->section->isLive()) ||
+                    (sym->isFunction() && sym->defined && !sym->live);
+        if (isClear(*desc)) {
+            if (dead)
+                record(*target.out, target.outOffset + r.offset, *desc, *sym,
+                       CULD_TARGET_OTHER, 0, false);
+            return;
+        }
+        if (dead)
+            return;
+        // A weak definition that lost resolution takes its debug-frame
+        // entries' relocations with it.
+        if (!sym->isLocal && sym->defined && sym->file != &file &&
+            !file.elf().symbols()[r.symbol].isUndefined())
+            return;
+        if (sym->defined && sym->section && !sym->section->out && !isShared(*sym))
+            return;
+
+        culd_target_kind kind = targetKind(*sym);
+        bool apply = desc->resolver == CULD_RESOLVE_LINKER ||
+                     (desc->resolver == CULD_RESOLVE_EITHER && resolvedAtLinkTime(kind));
+        uint64_t offset = target.outOffset + r.offset;
+        if (apply)
+            return record(*target.out, offset, *desc, *sym, kind, r.addend, !rela);
+        keep(target, offset, *desc, *sym, r.addend, rela);
+    }
+
+    static bool isClear(const culd_reloc_desc &d) {
+        return d.num_actions > 0 && d.actions[0].kind == CULD_VK_CLEAR;
+    }
+
+    static bool isShared(const Symbol &s) {
+        return s.section && (s.section->kind == SectionKind::SharedEntry ||
+                             s.section->kind == SectionKind::SharedGlobal);
+    }
+
+    void record(OutputSection &out, uint64_t offset, const culd_reloc_desc &desc,
+                const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel) {
+        RelocApply a;
+        a.offset = offset;
+        a.desc = &desc;
+        a.symbolValue = valueOf(sym);
+        a.symbolSize = sym.size;
+        a.addend = addend;
+        a.addendInField = rel;
+        a.targetKind = kind;
+        if (sym.section && (sym.section->kind == SectionKind::ConstantBank ||
+                            sym.section->kind == SectionKind::ConstantEntry))
+            a.cbank = sym.section->bank;
+        out.applies.push_back(a);
+    }
+
+    static uint64_t valueOf(const Symbol &sym) {
+        if (sym.isSectionSymbol)
+            return sym.section && !isShared(sym) ? sym.section->outOffset : 0;
+        return sym.finalValue;
+    }
+
+    void keep(InputSection &target, uint64_t offset, const culd_reloc_desc &desc, Symbol &sym,
+              int64_t addend, bool rela) {
+        RelocKeep k;
+        k.target = target.out;
+        k.offset = offset;
+        k.type = (desc.flags & CULD_RELOC_F_UNIFIED) ? desc.plain_type : desc.type;
+        k.addend = addend;
+        k.rela = rela || ctx_.relaOnly() || ctx_.opts.forceRela;
+        if (sym.isSectionSymbol) {
+            k.symbolSection = sym.section->out;
+            k.addend += static_cast<int64_t>(sym.section->outOffset);
+        } else {
+            k.symbol = &sym;
+        }
+        ctx_.keptRelocs.push_back(k);
+    }
+
+    Context &ctx_;
+};
+
+} // namespace
+
+void processRelocations(Context &ctx) {
+    RelocationScanner scanner(ctx);
+    for (auto &file : ctx.files)
+        scanner.scanFile(*file);
+}
+
+} // namespace culd

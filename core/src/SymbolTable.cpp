@@ -1,0 +1,276 @@
+// Symbol creation and resolution: one Symbol per global name; strong beats
+// weak, weak functions by register count, commons by size; conflicts are
+// nvlink's errors.
+#include "culd/Symbols.h"
+
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+#include "culd/NvInfo.h"
+
+#include <algorithm>
+
+namespace culd {
+
+using namespace elf;
+
+bool Symbol::isFunction() const { return type == STT_FUNC; }
+bool Symbol::isEntry() const { return isFunction() && (other & STO_CUDA_ENTRY); }
+bool Symbol::isCommon() const { return specialShndx == SHN_COMMON; }
+
+Symbol *SymbolTable::intern(std::string_view name, bool *created) {
+    auto [it, inserted] = byName_.try_emplace(name, nullptr);
+    if (inserted) {
+        Symbol &s = arena_.emplace_back();
+        s.name = name;
+        it->second = &s;
+        order_.push_back(&s);
+    }
+    if (created)
+        *created = inserted;
+    return it->second;
+}
+
+Symbol *SymbolTable::find(std::string_view name) const {
+    auto it = byName_.find(name);
+    return it == byName_.end() ? nullptr : it->second;
+}
+
+Symbol *SymbolTable::makeLocal() {
+    Symbol &s = arena_.emplace_back();
+    s.isLocal = true;
+    return &s;
+}
+
+FunctionInfo *SymbolTable::makeFunctionInfo() { return &funcArena_.emplace_back(); }
+
+bool isDeviceSyscall(std::string_view name) {
+    static const std::string_view names[] = {"vprintf", "malloc", "free", "__assertfail",
+                                             "__cuda_syscall_32f", "__cudaCDP2Malloc"};
+    if (name.substr(0, 14) == "__cuda_syscall")
+        return true;
+    return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+bool isLinkerProvided(std::string_view name) {
+    static const std::string_view names[] = {
+        "__UFT_OFFSET", "__UFT_CANONICAL", "__UDT_OFFSET", "__UDT_CANONICAL", "__UFT",
+        "__UDT",        "__UFT_END",       "__UDT_END",    ".nv.reservedSmem.offset0",
+        ".nv.reservedSmem.begin", ".nv.reservedSmem.cap"};
+    return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+namespace {
+
+// Per-function sections name their .text section through sh_info.
+InputSection *textSectionOf(ObjectFile &file, const InputSection &s) {
+    uint32_t idx = s.header->infoIndex();
+    if (idx == 0 || idx >= file.sections.size())
+        return nullptr;
+    InputSection *text = file.sections[idx];
+    return text && text->kind == SectionKind::Text ? text : nullptr;
+}
+
+void createSections(Context &ctx, ObjectFile &file) {
+    const ElfFile &elf = file.elf();
+    file.sections.assign(elf.sections().size(), nullptr);
+    for (const ElfSection &hdr : elf.sections()) {
+        uint32_t bank = 0;
+        SectionKind kind = classifySection(hdr, &bank);
+        if (kind == SectionKind::Ignored)
+            continue;
+        if (kind == SectionKind::Mercury && !ctx.isMercuryTarget())
+            throw FatalError(file.name() + ": section '" + std::string(hdr.name) +
+                             "' is Mercury code, which sm_" + std::to_string(ctx.arch.sm) +
+                             " cannot use");
+        if (kind == SectionKind::Unsupported)
+            throw FatalError(file.name() + ": section '" + std::string(hdr.name) +
+                             "' is not supported yet");
+        InputSection *s = file.makeSection(hdr, kind);
+        s->bank = bank;
+        file.sections[hdr.index] = s;
+    }
+    for (const ElfSection &hdr : elf.sections())
+        if (InputSection *s = file.sections[hdr.index]; s && s->kind == SectionKind::Reloc)
+            file.relocSections.push_back({&hdr, file.sections[hdr.infoIndex()]});
+}
+
+// Global FRAME/REGCOUNT of one file's symbol, for weak selection.
+uint32_t regCountOf(const ObjectFile &file, uint32_t inputSym) {
+    const ElfSection *info = file.elf().findSection(".nv.info");
+    if (!info)
+        return 0;
+    for (const NvInfoRecord &r : parseNvInfo(info->data, {file.name(), info->name}))
+        if (r.code == 0x2F && r.wordCount() >= 2 && r.word(0) == inputSym)
+            return r.word(1);
+    return 0;
+}
+
+void fill(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
+    s.file = &file;
+    s.section = section;
+    s.inputIndex = es.index;
+    s.value = es.value;
+    s.size = es.size;
+    s.binding = es.bind();
+    s.type = es.type();
+    s.other = es.other;
+    s.specialShndx = (es.rawShndx == SHN_ABS || es.rawShndx == SHN_COMMON) ? es.rawShndx : 0;
+    s.defined = !es.isUndefined();
+}
+
+// Drops everything a losing definition brought: its section (and, through
+// the owner link, its per-function sections) is no longer live.
+void discard(InputSection *section) {
+    if (section && section->kind == SectionKind::Text)
+        section->live = false;
+}
+
+class Resolver {
+public:
+    explicit Resolver(Context &ctx) : ctx_(ctx) {}
+
+    void add(ObjectFile &file, const ElfSymbol &es, Symbol *&slot) {
+        Symbol *s = ctx_.symtab.intern(es.name);
+        slot = s;
+        InputSection *section = es.shndx < file.sections.size() ? file.sections[es.shndx] : nullptr;
+        if (es.isUndefined()) {
+            if (!s->file)
+                fill(*s, es, file, nullptr);
+            if (!s->defined)
+                referrers_[s].push_back(&file);
+            return;
+        }
+        if (!s->defined) {
+            fill(*s, es, file, section);
+            return;
+        }
+        if (es.rawShndx == SHN_COMMON || s->isCommon())
+            return resolveCommon(*s, es, file, section);
+        bool newWeak = es.bind() == STB_WEAK, oldWeak = s->binding == STB_WEAK;
+        if (!newWeak && !oldWeak)
+            throw FatalError("Multiple definition of '" + std::string(es.name) + "' in '" +
+                             file.name() + "', first defined in '" + s->file->name() + "'");
+        if (oldWeak && !newWeak)
+            return replace(*s, es, file, section);
+        if (!oldWeak && newWeak)
+            return discard(section);
+        resolveWeakPair(*s, es, file, section);
+    }
+
+    void reportUndefined() {
+        for (Symbol *s : ctx_.symtab.globals()) {
+            if (s->defined || isDeviceSyscall(s->name) || isLinkerProvided(s->name))
+                continue;
+            // extern __shared__ arrays are placed by the linker.
+            if ((s->other & 0xE0) == STO_CUDA_SHARED)
+                continue;
+            if (s->type != STT_FUNC && ctx_.opts.allowUndefinedGlobals)
+                continue;
+            std::vector<ObjectFile *> &files = referrers_[s];
+            std::vector<ObjectFile *> seen;
+            for (ObjectFile *f : files) {
+                if (std::find(seen.begin(), seen.end(), f) != seen.end())
+                    continue;
+                seen.push_back(f);
+                Diagnostics::get().error("Undefined reference to '" + std::string(s->name) +
+                                         "' in '" + f->name() + "'");
+            }
+        }
+        if (Diagnostics::get().errorCount())
+            throw FatalError("undefined references; no output written");
+    }
+
+private:
+    void replace(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
+        discard(s.section);
+        bool addressTaken = s.other & 0x08;
+        fill(s, es, file, section);
+        if (addressTaken)
+            s.other |= 0x08;
+    }
+
+    void resolveCommon(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
+        // An initialised definition replaces a common; of two commons the
+        // larger wins.
+        if (es.rawShndx != SHN_COMMON) {
+            if (s.isCommon())
+                fill(s, es, file, section);
+            return;
+        }
+        if (s.isCommon() && es.size > s.size)
+            s.size = es.size;
+    }
+
+    void resolveWeakPair(Symbol &s, const ElfSymbol &es, ObjectFile &file,
+                         InputSection *section) {
+        if (es.type() != STT_FUNC) {
+            if (es.size != s.size)
+                throw FatalError("Size doesn't match for '" + std::string(es.name) + "' in '" +
+                                 file.name() + "', first specified in '" + s.file->name() + "'");
+            return; // the first weak data definition wins
+        }
+        // Weak functions: fewer registers wins; otherwise the first one.
+        uint32_t oldRegs = regCountOf(*s.file, s.inputIndex);
+        uint32_t newRegs = regCountOf(file, es.index);
+        if (newRegs < oldRegs)
+            replace(s, es, file, section);
+        else
+            discard(section);
+    }
+
+    Context &ctx_;
+    std::unordered_map<Symbol *, std::vector<ObjectFile *>> referrers_;
+};
+
+void createLocal(Context &ctx, ObjectFile &file, const ElfSymbol &es, Symbol *&slot) {
+    Symbol *s = ctx.symtab.makeLocal();
+    InputSection *section = es.shndx < file.sections.size() ? file.sections[es.shndx] : nullptr;
+    fill(*s, es, file, section);
+    s->name = es.name;
+    s->isSectionSymbol = es.type() == STT_SECTION;
+    slot = s;
+}
+
+// Ties per-function sections to their function symbol.
+void assignOwners(ObjectFile &file) {
+    for (InputSection *s : file.sections) {
+        if (!s)
+            continue;
+        if (s->kind == SectionKind::Text) {
+            uint32_t symIdx = s->header->infoIndex();
+            if (symIdx < file.symbols.size())
+                s->owner = file.symbols[symIdx];
+            s->text = s;
+        }
+    }
+    for (InputSection *s : file.sections) {
+        if (!s || s->kind == SectionKind::Text)
+            continue;
+        if (InputSection *text = textSectionOf(file, *s)) {
+            s->owner = text->owner;
+            s->text = text;
+        }
+    }
+}
+
+} // namespace
+
+void resolveSymbols(Context &ctx) {
+    Resolver resolver(ctx);
+    for (auto &file : ctx.files) {
+        createSections(ctx, *file);
+        const std::vector<ElfSymbol> &syms = file->elf().symbols();
+        file->symbols.assign(syms.size(), nullptr);
+        for (size_t i = 1; i < syms.size(); ++i) {
+            const ElfSymbol &es = syms[i];
+            if (es.bind() == STB_LOCAL)
+                createLocal(ctx, *file, es, file->symbols[i]);
+            else
+                resolver.add(*file, es, file->symbols[i]);
+        }
+        assignOwners(*file);
+    }
+    resolver.reportUndefined();
+}
+
+} // namespace culd

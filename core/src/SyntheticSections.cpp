@@ -1,0 +1,524 @@
+// Metadata the linker writes itself: .nv.info (module and per function),
+// .nv.callgraph, .nv.prototype, .nv.compat, .nv.rel.action and the two
+// notes. Sections whose bytes hold symbol indices get a `build` callback
+// that runs once the writer has numbered the symbols.
+//
+// nvlink's record order (checked against its output): the module .nv.info is
+// the reverse of all inputs' records concatenated, followed by a computed
+// MIN_STACK_SIZE per kernel; each .nv.info.<f> is the reverse of its input.
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+#include "culd/Link.h"
+#include "culd/NvInfo.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace culd {
+
+using namespace elf;
+
+namespace {
+
+// EIATTR codes the linker treats specially.
+enum : uint8_t {
+    EIATTR_PARAM_CBANK = 0x0A,
+    EIATTR_EXTERNS = 0x0F,
+    EIATTR_FRAME_SIZE = 0x11,
+    EIATTR_MIN_STACK_SIZE = 0x12,
+    EIATTR_MAX_STACK_SIZE = 0x23,
+    EIATTR_REGCOUNT = 0x2F,
+    EIATTR_SAM_REGION_STACK_SIZE = 0x3B,
+};
+
+void putU32(std::vector<uint8_t> &out, size_t at, uint32_t v) {
+    std::memcpy(out.data() + at, &v, 4);
+}
+
+// Output index of a symbol (a section symbol stands for its section).
+uint32_t outputIndex(const Symbol *s) {
+    if (s->isSectionSymbol)
+        return s->section && s->section->out && s->section->out->sectionSymbol
+                   ? s->section->out->sectionSymbol->outIndex
+                   : 0;
+    return s->outIndex;
+}
+
+// An .nv.info record after merge; symbol words are patched when written.
+struct MergedRecord {
+    uint8_t format = 0, code = 0;
+    uint16_t value = 0;
+    std::vector<uint8_t> payload;
+    std::vector<std::pair<uint32_t, Symbol *>> symbolWords; // byte offset, symbol
+
+    void appendTo(std::vector<uint8_t> &out) const {
+        std::vector<uint8_t> bytes = payload;
+        for (auto &[at, sym] : symbolWords)
+            putU32(bytes, at, outputIndex(sym));
+        if (format == EIFMT_SVAL)
+            appendSvalRecord(out, code, bytes.data(), static_cast<uint16_t>(bytes.size()));
+        else
+            appendValueRecord(out, format, code, value);
+    }
+};
+
+MergedRecord mergeRecord(ObjectFile &file, const NvInfoRecord &r, bool *symbolMissing) {
+    MergedRecord m;
+    m.format = r.format;
+    m.code = r.code;
+    m.value = r.value;
+    m.payload.assign(r.payload.begin(), r.payload.end());
+    for (uint32_t at : symbolWordOffsets(r)) {
+        uint32_t idx;
+        std::memcpy(&idx, m.payload.data() + at, 4);
+        if (idx == 0)
+            continue; // "no symbol" (KPARAM_INFO's first word is an ordinal 0)
+        Symbol *s = idx < file.symbols.size() ? file.symbols[idx] : nullptr;
+        if (!s) {
+            *symbolMissing = true;
+            continue;
+        }
+        m.symbolWords.push_back({at, s});
+    }
+    return m;
+}
+
+bool isDeadSymbol(const Symbol *s) {
+    if (s->isSectionSymbol)
+        return !s->section || !s->section->isLive();
+    if (s->section && !s->section->isLive())
+        return true;
+    return s->isFunction() && s->defined && !s->live;
+}
+
+class MetadataBuilder {
+public:
+    explicit MetadataBuilder(Context &ctx) : ctx_(ctx) {}
+
+    void run() {
+        collectFunctions();
+        computeStacks();
+        makeNotes();
+        makeModuleInfo();
+        if (ctx_.arch.flags & CULD_ARCH_F_COMPAT)
+            makeCompat();
+        makeFunctionInfos();
+        makeCallgraph();
+        makePrototype();
+        if ((ctx_.arch.flags & CULD_ARCH_F_REL_ACTION) && !ctx_.opts.relocatable)
+            makeRelAction();
+    }
+
+private:
+    // Live functions in output order.
+    void collectFunctions() {
+        for (OutputSection *o : ctx_.outputs)
+            if (o->kind == SectionKind::Text && o->owner)
+                functions_.push_back(o->owner);
+    }
+
+    // Register counts raised to the maximum over callees, and the deepest
+    // frame-size sum along any call path, for every kernel.
+    void computeStacks() {
+        for (Symbol *f : functions_) {
+            if (!f->isEntry() || !f->func)
+                continue;
+            std::unordered_set<Symbol *> onPath;
+            bool recursive = false;
+            uint32_t regs = 0;
+            std::unordered_set<Symbol *> visited;
+            uint64_t stack = deepest(f, onPath, recursive);
+            maxRegs(f, visited, regs);
+            entryStack_[f] = stack;
+            entryRegs_[f] = regs;
+            if (recursive && !ctx_.opts.suppressStackSizeWarning)
+                Diagnostics::get().warning("Stack size for entry function '" +
+                                           std::string(f->name) +
+                                           "' cannot be statically determined");
+        }
+    }
+
+    uint64_t deepest(Symbol *f, std::unordered_set<Symbol *> &onPath, bool &recursive) {
+        if (onPath.count(f)) {
+            recursive = true;
+            return 0;
+        }
+        onPath.insert(f);
+        uint64_t below = 0;
+        if (f->func)
+            for (Symbol *c : f->func->callees)
+                below = std::max(below, deepest(c, onPath, recursive));
+        onPath.erase(f);
+        return (f->func ? f->func->frameSize : 0) + below;
+    }
+
+    void maxRegs(Symbol *f, std::unordered_set<Symbol *> &visited, uint32_t &regs) {
+        if (!visited.insert(f).second)
+            return;
+        if (f->func) {
+            regs = std::max(regs, f->func->regCount);
+            for (Symbol *c : f->func->callees)
+                maxRegs(c, visited, regs);
+        }
+    }
+
+    OutputSection *makeSynthetic(const char *name, uint32_t type, SectionKind kind,
+                                 uint64_t align) {
+        OutputSection *s = ctx_.makeOutput(name, type, 0);
+        s->kind = kind;
+        s->addralign = align;
+        return s;
+    }
+
+    void makeNotes() {
+        OutputSection *tk = makeSynthetic(".note.nv.tkinfo", SHT_NOTE, SectionKind::Note, 4);
+        tk->flags = 0x02000000;
+        tk->synthetic = toolkitNote();
+        OutputSection *cu = makeSynthetic(".note.nv.cuinfo", SHT_NOTE, SectionKind::Note, 4);
+        cu->flags = 0x01000040;
+        cu->linkSection = tk;
+        cu->synthetic = cudaInfoNote();
+        cuinfo_ = cu;
+        ctx_.cuinfo = cu;
+    }
+
+    static void appendNoteHeader(std::vector<uint8_t> &out, uint32_t descSize, uint32_t type) {
+        uint32_t words[3] = {12, descSize, type};
+        out.insert(out.end(), reinterpret_cast<uint8_t *>(words),
+                   reinterpret_cast<uint8_t *>(words) + 12);
+        static const char owner[12] = "NVIDIA Corp";
+        out.insert(out.end(), owner, owner + 12);
+    }
+
+    // culd's own tool record, then every input's records unchanged.
+    std::vector<uint8_t> toolkitNote() const {
+        std::string pool;
+        pool.push_back('\0');
+        auto add = [&](const std::string &s) {
+            uint32_t at = static_cast<uint32_t>(pool.size());
+            pool += s;
+            pool.push_back('\0');
+            return at;
+        };
+        uint32_t tool = add("culd");
+        uint32_t version = add("culd, the open CUDA device linker, version " CULD_VERSION);
+        uint32_t branch = add("culd");
+        uint32_t options = add("-arch " + ctx_.opts.archText + " ");
+        while (pool.size() % 4)
+            pool.push_back('\0');
+        uint32_t desc[6] = {2, 0, tool, version, branch, options};
+        std::vector<uint8_t> out;
+        appendNoteHeader(out, static_cast<uint32_t>(24 + pool.size()), 2000);
+        out.insert(out.end(), reinterpret_cast<uint8_t *>(desc),
+                   reinterpret_cast<uint8_t *>(desc) + 24);
+        out.insert(out.end(), pool.begin(), pool.end());
+        for (auto &file : ctx_.files)
+            if (const ElfSection *n = file->elf().findSection(".note.nv.tkinfo"))
+                out.insert(out.end(), n->data.begin(), n->data.end());
+        return out;
+    }
+
+    // The first input's note, as nvlink copies it (an sm_80 cubin linked
+    // for sm_86 keeps SM 80 here); a fresh one when no input has it.
+    std::vector<uint8_t> cudaInfoNote() const {
+        for (auto &file : ctx_.files)
+            if (const ElfSection *n = file->elf().findSection(".note.nv.cuinfo"); n && n->data.size)
+                return std::vector<uint8_t>(n->data.begin(), n->data.end());
+        std::vector<uint8_t> out;
+        appendNoteHeader(out, 8, 1000);
+        uint16_t version = 2, sm = static_cast<uint16_t>(ctx_.arch.sm);
+        uint32_t cudaVersion = 0x82;
+        out.insert(out.end(), reinterpret_cast<uint8_t *>(&version),
+                   reinterpret_cast<uint8_t *>(&version) + 2);
+        out.insert(out.end(), reinterpret_cast<uint8_t *>(&sm),
+                   reinterpret_cast<uint8_t *>(&sm) + 2);
+        out.insert(out.end(), reinterpret_cast<uint8_t *>(&cudaVersion),
+                   reinterpret_cast<uint8_t *>(&cudaVersion) + 4);
+        return out;
+    }
+
+    // Records of the global .nv.info of every input, reversed, with dead and
+    // losing definitions dropped, then MIN_STACK_SIZE per kernel.
+    void makeModuleInfo() {
+        std::vector<MergedRecord> records;
+        for (auto &file : ctx_.files)
+            for (InputSection *s : file->sections) {
+                if (!s || s->kind != SectionKind::NvInfo)
+                    continue;
+                for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()}))
+                    if (std::optional<MergedRecord> m = keepModuleRecord(*file, r))
+                        records.push_back(std::move(*m));
+            }
+        std::reverse(records.begin(), records.end());
+        for (Symbol *f : functions_) {
+            if (!f->isEntry())
+                continue;
+            MergedRecord m;
+            m.format = EIFMT_SVAL;
+            m.code = EIATTR_MIN_STACK_SIZE;
+            m.payload.assign(8, 0);
+            putU32(m.payload, 4, static_cast<uint32_t>(entryStack_[f]));
+            m.symbolWords.push_back({0, f});
+            records.push_back(std::move(m));
+        }
+        OutputSection *info = makeSynthetic(".nv.info", SHT_CUDA_INFO, SectionKind::NvInfo, 4);
+        info->linkToSymtab = true;
+        info->build = [records = std::move(records)](OutputSection &self) {
+            self.synthetic.clear();
+            for (const MergedRecord &r : records)
+                r.appendTo(self.synthetic);
+        };
+    }
+
+    std::optional<MergedRecord> keepModuleRecord(ObjectFile &file, const NvInfoRecord &r) {
+        if (r.code == EIATTR_MAX_STACK_SIZE && !ctx_.opts.relocatable)
+            return std::nullopt;
+        if (r.code == EIATTR_MIN_STACK_SIZE && !ctx_.opts.relocatable)
+            return std::nullopt; // recomputed
+        bool missing = false;
+        MergedRecord m = mergeRecord(file, r, &missing);
+        if (missing)
+            return std::nullopt;
+        for (auto &[at, sym] : m.symbolWords) {
+            if (isDeadSymbol(sym))
+                return std::nullopt;
+            // Facts of a definition that lost resolution belong to nobody.
+            bool perDefinition = r.code == EIATTR_FRAME_SIZE || r.code == EIATTR_REGCOUNT ||
+                                 r.code == EIATTR_MAX_STACK_SIZE ||
+                                 r.code == EIATTR_SAM_REGION_STACK_SIZE;
+            if (perDefinition && !sym->isLocal && sym->file != &file)
+                return std::nullopt;
+        }
+        if (r.code == EIATTR_REGCOUNT && !m.symbolWords.empty()) {
+            Symbol *f = m.symbolWords.front().second;
+            if (auto it = entryRegs_.find(f); it != entryRegs_.end() && m.payload.size() >= 8) {
+                uint32_t own;
+                std::memcpy(&own, m.payload.data() + 4, 4);
+                putU32(m.payload, 4, std::max(own, it->second));
+            }
+        }
+        return m;
+    }
+
+    void makeCompat() {
+        // Merge in first-seen order; values by the rules of each code.
+        std::vector<std::pair<uint8_t, NvInfoRecord>> merged;
+        std::unordered_map<uint8_t, size_t> at;
+        std::vector<std::vector<uint8_t>> payloads;
+        for (auto &file : ctx_.files)
+            for (InputSection *s : file->sections) {
+                if (!s || s->kind != SectionKind::Compat)
+                    continue;
+                for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()})) {
+                    if (r.code == 11)
+                        compatFastpath_ &= r.wordCount() ? r.word(0) : 0;
+                    auto it = at.find(r.code);
+                    if (it == at.end()) {
+                        at[r.code] = merged.size();
+                        merged.push_back({r.code, r});
+                        continue;
+                    }
+                    mergeCompatValue(merged[it->second].second, r);
+                }
+            }
+        std::vector<uint8_t> bytes;
+        for (auto &[code, r] : merged) {
+            if (code == 9) { // CUDA_ACCELERATOR_TARGET follows the -arch suffix
+                appendValueRecord(bytes, r.format, code, ctx_.opts.archSuffix == 'a' ? 1 : 0);
+                continue;
+            }
+            if (code == 11) { // CAN_FASTPATH_FINALIZE: omitted when 0
+                if (r.wordCount() == 0 || compatFastpath_ == 0)
+                    continue;
+                std::vector<uint32_t> words{compatFastpath_};
+                for (size_t i = 1; i < r.wordCount(); ++i)
+                    words.push_back(r.word(i));
+                appendSvalRecord(bytes, code, words);
+                continue;
+            }
+            appendRecord(bytes, r);
+        }
+        OutputSection *compat = makeSynthetic(".nv.compat", SHT_CUDA_COMPAT, SectionKind::Compat, 4);
+        compat->synthetic = std::move(bytes);
+    }
+
+    void mergeCompatValue(NvInfoRecord &into, const NvInfoRecord &r) {
+        switch (r.code) {
+        case 2:
+        case 5:
+            into.value = std::max(into.value, r.value);
+            break;
+        case 3:
+            into.value = static_cast<uint16_t>(into.value | r.value);
+            break;
+        case 6:
+            if (into.value != r.value)
+                into.value = 1;
+            break;
+        default:
+            break;
+        }
+    }
+
+    // One .nv.info.<f> per live function: its input records reversed.
+    void makeFunctionInfos() {
+        for (auto &file : ctx_.files)
+            for (InputSection *s : file->sections) {
+                if (!s || s->kind != SectionKind::NvInfoFunc || !s->isLive() || !s->text ||
+                    !s->text->out)
+                    continue;
+                std::vector<MergedRecord> records;
+                for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()}))
+                    if (std::optional<MergedRecord> m = keepFunctionRecord(*file, r))
+                        records.push_back(std::move(*m));
+                std::reverse(records.begin(), records.end());
+                OutputSection *out = ctx_.makeOutput(std::string(s->name()), SHT_CUDA_INFO,
+                                                     SHF_INFO_LINK);
+                out->kind = SectionKind::NvInfoFunc;
+                out->owner = s->owner;
+                out->addralign = 4;
+                out->linkToSymtab = true;
+                out->infoSection = s->text->out;
+                out->build = [records = std::move(records)](OutputSection &self) {
+                    self.synthetic.clear();
+                    for (const MergedRecord &r : records)
+                        r.appendTo(self.synthetic);
+                };
+            }
+    }
+
+    std::optional<MergedRecord> keepFunctionRecord(ObjectFile &file, const NvInfoRecord &r) {
+        bool missing = false;
+        MergedRecord m = mergeRecord(file, r, &missing);
+        if (missing)
+            return std::nullopt;
+        if (r.code == EIATTR_EXTERNS) {
+            // Only what is still undefined stays listed.
+            std::vector<Symbol *> still;
+            for (auto &[at, sym] : m.symbolWords)
+                if (!sym->defined)
+                    still.push_back(sym);
+            if (still.empty())
+                return std::nullopt;
+            m.payload.assign(still.size() * 4, 0);
+            m.symbolWords.clear();
+            for (size_t i = 0; i < still.size(); ++i)
+                m.symbolWords.push_back({static_cast<uint32_t>(i * 4), still[i]});
+        }
+        return m;
+    }
+
+    // Direct calls per live caller (callees most recent first, as nvlink's
+    // list prepending leaves them), then address-taken functions, indirect
+    // call sites and function references, each once.
+    void makeCallgraph() {
+        struct Pair {
+            Symbol *a;
+            Symbol *b;
+            uint32_t word;
+            std::string_view prototype;
+        };
+        std::vector<Pair> pairs;
+        auto marker = [&](uint32_t m) { pairs.push_back({nullptr, nullptr, m, {}}); };
+        marker(0xFFFFFFFF);
+        for (Symbol *f : functions_) {
+            if (!f->func)
+                continue;
+            for (auto it = f->func->callees.rbegin(); it != f->func->callees.rend(); ++it)
+                if (!isDeadSymbol(*it))
+                    pairs.push_back({f, *it, 0, {}});
+        }
+        const CallGraph &cg = ctx_.callGraph;
+        marker(0xFFFFFFFE);
+        std::unordered_set<Symbol *> seen;
+        for (const auto &t : cg.addressTaken)
+            if (!isDeadSymbol(t.symbol) && seen.insert(t.symbol).second)
+                pairs.push_back({t.symbol, nullptr, 0, t.prototype});
+        marker(0xFFFFFFFD);
+        seen.clear();
+        for (const auto &c : cg.indirectCalls)
+            if (!isDeadSymbol(c.symbol) && seen.insert(c.symbol).second)
+                pairs.push_back({c.symbol, nullptr, 0, c.prototype});
+        marker(0xFFFFFFFC);
+        std::set<std::pair<Symbol *, Symbol *>> seenEdges;
+        for (const auto &e : cg.references)
+            if (!isDeadSymbol(e.from) && !isDeadSymbol(e.to) &&
+                seenEdges.insert({e.from, e.to}).second)
+                pairs.push_back({e.from, e.to, 0, {}});
+
+        OutputSection *out = makeSynthetic(".nv.callgraph", SHT_CUDA_CALLGRAPH,
+                                           SectionKind::Callgraph, 4);
+        out->entsize = 8;
+        out->linkToSymtab = true;
+        StringTable &strtab = ctx_.strtab;
+        out->build = [pairs = std::move(pairs), &strtab](OutputSection &self) {
+            self.synthetic.clear();
+            for (const Pair &p : pairs) {
+                uint32_t w[2];
+                w[0] = p.a ? outputIndex(p.a) : 0;
+                w[1] = p.b ? outputIndex(p.b) : (p.a ? strtab.add(p.prototype) : p.word);
+                self.synthetic.insert(self.synthetic.end(), reinterpret_cast<uint8_t *>(w),
+                                      reinterpret_cast<uint8_t *>(w) + 8);
+            }
+        };
+    }
+
+    void makePrototype() {
+        // Only direct call targets keep a prototype (nvlink drops those of
+        // functions reached only through pointers).
+        std::unordered_set<Symbol *> called;
+        for (Symbol *f : functions_)
+            if (f->func)
+                called.insert(f->func->callees.begin(), f->func->callees.end());
+        std::vector<std::pair<Symbol *, std::string_view>> protos;
+        std::unordered_set<Symbol *> seen;
+        for (const auto &p : ctx_.callGraph.prototypes)
+            if (!isDeadSymbol(p.symbol) && called.count(p.symbol) && seen.insert(p.symbol).second)
+                protos.push_back({p.symbol, p.prototype});
+        if (protos.empty())
+            return; // nvlink drops empty sections
+        OutputSection *out = makeSynthetic(".nv.prototype", SHT_CUDA_PROTOTYPE,
+                                           SectionKind::Prototype, 4);
+        out->entsize = 8;
+        out->linkToSymtab = true;
+        StringTable &strtab = ctx_.strtab;
+        out->build = [protos = std::move(protos), &strtab](OutputSection &self) {
+            self.synthetic.clear();
+            for (auto &[sym, text] : protos) {
+                uint32_t w[2] = {outputIndex(sym), strtab.add(text)};
+                self.synthetic.insert(self.synthetic.end(), reinterpret_cast<uint8_t *>(w),
+                                      reinterpret_cast<uint8_t *>(w) + 8);
+            }
+        };
+    }
+
+    // Tells older drivers how to apply R_CUDA_CONST_FIELD22_37 (the newest
+    // type): record 0 names the first described type, then one 8-byte
+    // record per type (relocations.md §11).
+    void makeRelAction() {
+        static const uint8_t bytes[16] = {0x73, 0, 0, 0, 0, 0, 0, 0,
+                                          0x00, 0x00, 0x00, 0x11, 0x25, 0x00, 0x05, 0x36};
+        OutputSection *out =
+            makeSynthetic(".nv.rel.action", SHT_CUDA_RELOCINFO, SectionKind::RelAction, 8);
+        out->entsize = 8;
+        out->synthetic.assign(bytes, bytes + sizeof(bytes));
+    }
+
+    Context &ctx_;
+    std::vector<Symbol *> functions_;
+    std::unordered_map<Symbol *, uint64_t> entryStack_;
+    std::unordered_map<Symbol *, uint32_t> entryRegs_;
+    OutputSection *cuinfo_ = nullptr;
+    uint32_t compatFastpath_ = ~0u;
+};
+
+} // namespace
+
+void synthesizeMetadata(Context &ctx) { MetadataBuilder(ctx).run(); }
+
+} // namespace culd

@@ -1,0 +1,492 @@
+// The writer: orders sections and symbols as nvlink does, numbers them,
+// builds the string tables and relocation sections, lays the file out, copies
+// every input byte exactly once into the output buffer, patches relocations
+// in place (sections in parallel) and writes the file atomically.
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+#include "culd/OutputFile.h"
+#include "culd/StringTable.h"
+#include "culd/Link.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace culd {
+
+using namespace elf;
+
+namespace {
+
+uint64_t alignTo(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+// Rank of a section in nvlink's output order; ties keep creation order.
+int orderRank(const OutputSection &s, bool mercuryTarget) {
+    switch (s.kind) {
+    case SectionKind::Shstrtab: return 0;
+    case SectionKind::Strtab: return 1;
+    case SectionKind::Symtab: return 2;
+    case SectionKind::Debug: return 3;
+    case SectionKind::Note: return 4;
+    case SectionKind::NvInfo: return 5;
+    case SectionKind::Compat: return 6;
+    case SectionKind::NvInfoFunc: return 7;
+    case SectionKind::Callgraph: return 8;
+    case SectionKind::Prototype: return 9;
+    case SectionKind::RelAction: return 10;
+    case SectionKind::Reloc: return 11;
+    case SectionKind::ConstantBank: return 12;
+    case SectionKind::ConstantEntry: return mercuryTarget ? 19 : 13;
+    case SectionKind::Text: return 14;
+    case SectionKind::GlobalInit: return 15;
+    // Uninitialised memory windows keep their creation order.
+    case SectionKind::SharedEntry:
+    case SectionKind::SharedReserved:
+    case SectionKind::SharedGlobal:
+    case SectionKind::Global:
+    case SectionKind::Local: return 16;
+    default: return 20;
+    }
+}
+
+class Writer {
+public:
+    explicit Writer(Context &ctx) : ctx_(ctx) {}
+
+    void run() {
+        makeSymtabSections();
+        makeRelocationSections();
+        orderSections();
+        numberSymbols();
+        for (OutputSection *s : sections_)
+            if (s->build)
+                s->build(*s);
+        writeSymtab();
+        writeStringTables();
+        layout();
+        std::vector<uint8_t> image(fileSize_, 0);
+        writeHeaders(image);
+        copySections(image);
+        writeFileAtomically(ctx_.opts.outputFile, image);
+    }
+
+private:
+    void makeSymtabSections() {
+        shstrtab_ = ctx_.makeOutput(".shstrtab", SHT_STRTAB, 0);
+        shstrtab_->kind = SectionKind::Shstrtab;
+        strtab_ = ctx_.makeOutput(".strtab", SHT_STRTAB, 0);
+        strtab_->kind = SectionKind::Strtab;
+        symtab_ = ctx_.makeOutput(".symtab", SHT_SYMTAB, 0);
+        symtab_->kind = SectionKind::Symtab;
+        symtab_->addralign = 8;
+        symtab_->entsize = 24;
+        symtab_->linkSection = strtab_;
+    }
+
+    // One .rela<x> / .rel<x> per patched section, in the order the first
+    // relocation for it was kept.
+    void makeRelocationSections() {
+        std::map<std::pair<OutputSection *, bool>, OutputSection *> bySection;
+        for (const RelocKeep &k : ctx_.keptRelocs) {
+            OutputSection *&rel = bySection[{k.target, k.rela}];
+            if (!rel) {
+                rel = ctx_.makeOutput((k.rela ? ".rela" : ".rel") + k.target->name,
+                                      k.rela ? SHT_RELA : SHT_REL, SHF_INFO_LINK);
+                rel->kind = SectionKind::Reloc;
+                rel->addralign = 8;
+                rel->entsize = k.rela ? 24 : 16;
+                rel->linkToSymtab = true;
+                rel->infoSection = k.target;
+                relocs_[rel];
+            }
+            relocs_[rel].push_back(&k);
+        }
+        for (auto &[rel, list] : relocs_) {
+            std::vector<const RelocKeep *> entries = list;
+            rel->build = [entries](OutputSection &self) {
+                self.synthetic.clear();
+                for (const RelocKeep *k : entries) {
+                    uint32_t sym = k->symbol ? k->symbol->outIndex
+                                             : (k->symbolSection && k->symbolSection->sectionSymbol
+                                                    ? k->symbolSection->sectionSymbol->outIndex
+                                                    : 0);
+                    uint64_t info = (uint64_t(sym) << 32) | k->type;
+                    uint64_t words[3] = {k->offset, info, static_cast<uint64_t>(k->addend)};
+                    size_t n = self.type == SHT_RELA ? 24 : 16;
+                    const uint8_t *p = reinterpret_cast<const uint8_t *>(words);
+                    self.synthetic.insert(self.synthetic.end(), p, p + n);
+                }
+            };
+        }
+    }
+
+    static bool isEmpty(const OutputSection &s) {
+        if (s.kind == SectionKind::Shstrtab || s.kind == SectionKind::Strtab ||
+            s.kind == SectionKind::Symtab || s.build)
+            return false;
+        if (s.isNobits())
+            return s.size == 0 && s.kind != SectionKind::SharedGlobal &&
+                   s.kind != SectionKind::SharedEntry;
+        return s.pieces.empty() ? s.synthetic.empty() : false;
+    }
+
+    void orderSections() {
+        bool merc = ctx_.isMercuryTarget();
+        for (OutputSection *s : ctx_.outputs)
+            if (!isEmpty(*s))
+                sections_.push_back(s);
+        std::stable_sort(sections_.begin(), sections_.end(),
+                         [merc](const OutputSection *a, const OutputSection *b) {
+                             return orderRank(*a, merc) < orderRank(*b, merc);
+                         });
+        for (size_t i = 0; i < sections_.size(); ++i)
+            sections_[i]->index = static_cast<uint32_t>(i + 1);
+    }
+
+    // Sections that get an STT_SECTION symbol in nvlink's output.
+    static bool hasSectionSymbol(const OutputSection &s) {
+        switch (s.kind) {
+        case SectionKind::Shstrtab:
+        case SectionKind::Strtab:
+        case SectionKind::Symtab:
+        case SectionKind::NvInfo:
+        case SectionKind::NvInfoFunc:
+        case SectionKind::Compat:
+        case SectionKind::Reloc:
+            return false;
+        default:
+            return true;
+        }
+    }
+
+    Symbol *sectionSymbolFor(OutputSection *s) {
+        if (!s || s->sectionSymbol || !hasSectionSymbol(*s) || !s->index)
+            return nullptr;
+        Symbol *sym = ctx_.symtab.makeLocal();
+        sym->isSectionSymbol = true;
+        sym->type = STT_SECTION;
+        sym->outSection = s;
+        s->sectionSymbol = sym;
+        return sym;
+    }
+
+    bool emitsSymbol(const Symbol &s) const {
+        if (!s.emitted || s.isSectionSymbol)
+            return false;
+        if (!s.isLocal && isLinkerProvided(s.name))
+            return s.name == ".nv.reservedSmem.offset0" && ctx_.arch.reserved_smem &&
+                   !ctx_.opts.disableSmemReservation;
+        if (s.defined && s.section && (!s.section->isLive() || !s.section->out))
+            return false;
+        if (s.isFunction() && s.defined && !s.live)
+            return false;
+        if ((s.other & 0xE0) == STO_CUDA_SHARED)
+            return false;
+        // Compiler-internal locals (the parameter-area `_param`) stay out.
+        if (s.isLocal && (s.other & 0x3) == 1)
+            return false;
+        return true;
+    }
+
+    // Null; section and local symbols (and weak ones) in creation order;
+    // then globals in order of appearance.
+    void numberSymbols() {
+        locals_.push_back(nullptr);
+        std::unordered_set<const Symbol *> placed;
+        auto place = [&](std::vector<Symbol *> &list, Symbol *s) {
+            if (s && placed.insert(s).second)
+                list.push_back(s);
+        };
+        for (OutputSection *s : sections_)
+            if (s->kind == SectionKind::Note)
+                place(locals_, sectionSymbolFor(s));
+        for (auto &file : ctx_.files) {
+            for (Symbol *s : file->symbols) {
+                if (!s)
+                    continue;
+                if (s->isSectionSymbol) {
+                    if (s->section && s->section->isLive() && s->section->out)
+                        place(locals_, sectionSymbolFor(s->section->out));
+                    continue;
+                }
+                if (!emitsSymbol(*s))
+                    continue;
+                if (s->isLocal || (s->binding == STB_WEAK && s->defined && s->file == file.get()))
+                    place(locals_, s);
+            }
+        }
+        for (OutputSection *s : sections_)
+            place(locals_, sectionSymbolFor(s));
+        for (auto &file : ctx_.files) {
+            std::vector<Symbol *> weakUndefined;
+            for (Symbol *s : file->symbols) {
+                if (!s || s->isLocal || !emitsSymbol(*s) || placed.count(s))
+                    continue;
+                if (s->binding == STB_WEAK && !s->defined)
+                    continue; // placed after the file's other globals
+                if (!s->defined || s->file == file.get() || s->binding != STB_WEAK)
+                    place(globals_, s);
+            }
+            for (Symbol *s : file->symbols)
+                if (s && !s->isLocal && s->binding == STB_WEAK && !s->defined && emitsSymbol(*s))
+                    weakUndefined.push_back(s);
+            for (Symbol *s : weakUndefined)
+                place(globals_, s);
+        }
+        uint32_t index = 0;
+        for (Symbol *s : locals_)
+            if (s)
+                s->outIndex = ++index;
+        for (Symbol *s : globals_)
+            s->outIndex = ++index;
+    }
+
+    void writeSymtab() {
+        std::vector<uint8_t> &out = symtab_->synthetic;
+        out.assign(24, 0);
+        auto emit = [&](const Symbol &s) {
+            Sym64 e{};
+            OutputSection *sec = s.isSectionSymbol ? s.outSection
+                                                   : (s.section ? s.section->out : nullptr);
+            e.name = s.isSectionSymbol ? 0 : ctx_.strtab.add(s.name);
+            uint8_t type = s.type;
+            if (type == STT_CUDA_OBJECT && !ctx_.opts.relocatable)
+                type = STT_OBJECT;
+            uint8_t bind = s.isLocal ? STB_LOCAL : s.binding;
+            if (!s.isLocal && s.binding == STB_WEAK && !s.defined)
+                bind = STB_GLOBAL; // nvlink leaves still-undefined weak references GLOBAL
+            e.info = symInfo(bind, type);
+            e.other = ctx_.opts.relocatable ? s.other : static_cast<uint8_t>(s.other & ~0xE0);
+            e.shndx = sec ? static_cast<uint16_t>(sec->index)
+                          : (s.specialShndx ? s.specialShndx : SHN_UNDEF);
+            e.value = s.isSectionSymbol ? 0 : s.finalValue;
+            e.size = s.isSectionSymbol ? 0 : s.size;
+            const uint8_t *p = reinterpret_cast<const uint8_t *>(&e);
+            out.insert(out.end(), p, p + sizeof(e));
+        };
+        for (Symbol *s : locals_)
+            if (s)
+                emit(*s);
+        for (Symbol *s : globals_)
+            emit(*s);
+        symtab_->rawInfo = static_cast<uint32_t>(locals_.size());
+    }
+
+    void writeStringTables() {
+        StringTable shstr;
+        for (OutputSection *s : sections_)
+            shNames_[s] = shstr.add(s->name);
+        shstrtab_->synthetic = shstr.bytes();
+        strtab_->synthetic = ctx_.strtab.bytes();
+    }
+
+    uint64_t contentSize(const OutputSection &s) const {
+        if (s.isNobits())
+            return s.size;
+        return s.pieces.empty() ? s.synthetic.size() : s.size;
+    }
+
+    void layout() {
+        uint64_t offset = sizeof(Ehdr64);
+        for (OutputSection *s : sections_) {
+            offset = alignTo(offset, s->addralign);
+            s->fileOffset = offset;
+            if (!s->isNobits())
+                offset += contentSize(*s);
+        }
+        shoff_ = alignTo(offset, 8);
+        uint64_t end = shoff_ + (sections_.size() + 1) * sizeof(Shdr64);
+        makeProgramHeaders();
+        phoff_ = phdrs_.empty() ? 0 : end;
+        for (Phdr64 &p : phdrs_)
+            if (p.type == PT_PHDR || (p.type == PT_LOAD && p.offset == ~0ull)) {
+                p.offset = phoff_;
+                p.filesz = p.memsz = phdrs_.size() * sizeof(Phdr64);
+            }
+        fileSize_ = end + phdrs_.size() * sizeof(Phdr64);
+    }
+
+    // sm_75..sm_90: PHDR, LOAD R+X over constant banks and code, LOAD R+W over
+    // initialised and uninitialised globals (when there are any), LOAD R+X
+    // over the program header table again.
+    void makeProgramHeaders() {
+        if (ctx_.opts.relocatable)
+            return;
+        Phdr64 phdr{};
+        phdr.type = PT_PHDR;
+        phdr.flags = PF_R | PF_X;
+        phdr.align = 8;
+        phdrs_.push_back(phdr);
+        auto covers = [&](std::initializer_list<SectionKind> kinds) {
+            std::vector<OutputSection *> out;
+            for (OutputSection *s : sections_)
+                if (std::find(kinds.begin(), kinds.end(), s->kind) != kinds.end())
+                    out.push_back(s);
+            return out;
+        };
+        std::vector<OutputSection *> code =
+            covers({SectionKind::ConstantBank, SectionKind::ConstantEntry, SectionKind::Text});
+        if (!code.empty())
+            phdrs_.push_back(segment(code, PF_R | PF_X));
+        std::vector<OutputSection *> data =
+            covers({SectionKind::GlobalInit, SectionKind::Global, SectionKind::SharedEntry,
+                    SectionKind::SharedGlobal, SectionKind::SharedReserved, SectionKind::Local});
+        if (!data.empty())
+            phdrs_.push_back(segment(data, PF_R | PF_W));
+        Phdr64 self = phdr;
+        self.type = PT_LOAD;
+        self.offset = ~0ull; // the program header table, set in layout()
+        phdrs_.push_back(self);
+    }
+
+    Phdr64 segment(const std::vector<OutputSection *> &secs, uint32_t flags) const {
+        Phdr64 p{};
+        p.type = PT_LOAD;
+        p.flags = flags;
+        p.align = 8;
+        p.offset = secs.front()->fileOffset;
+        // File bytes run to the first uninitialised section (padding
+        // included); memory adds the uninitialised sizes.
+        uint64_t fileEnd = p.offset, nobits = 0;
+        for (OutputSection *s : secs) {
+            if (s->isNobits()) {
+                fileEnd = std::max(fileEnd, s->fileOffset);
+                nobits += s->size;
+            } else {
+                fileEnd = std::max(fileEnd, s->fileOffset + contentSize(*s));
+            }
+        }
+        p.filesz = fileEnd - p.offset;
+        p.memsz = p.filesz + nobits;
+        if (secs.front()->isNobits())
+            p.filesz = 0;
+        return p;
+    }
+
+    uint32_t sectionInfo(const OutputSection &s) const {
+        if (s.kind == SectionKind::Symtab)
+            return s.rawInfo;
+        if (s.kind == SectionKind::Text && s.owner)
+            return s.owner->outIndex | (s.infoHighByte << 24);
+        if (s.infoSection)
+            return s.infoSection->index;
+        if (s.kind == SectionKind::Note && s.name == ".note.nv.cuinfo")
+            return compatIndex(); // 0 where there is no .nv.compat
+        return s.rawInfo;
+    }
+
+    uint32_t compatIndex() const {
+        for (OutputSection *s : sections_)
+            if (s->kind == SectionKind::Compat)
+                return s->index;
+        return 0;
+    }
+
+    void writeHeaders(std::vector<uint8_t> &image) {
+        Ehdr64 eh{};
+        const ElfHeader &in = ctx_.files.front()->elf().header();
+        std::memcpy(eh.ident, in.ident, 16);
+        eh.ident[4] = ELFCLASS64;
+        eh.type = ctx_.opts.relocatable ? ET_REL : ET_EXEC;
+        eh.machine = EM_CUDA;
+        eh.version = 1;
+        eh.phoff = phoff_;
+        eh.shoff = shoff_;
+        eh.flags = elfFlags();
+        eh.ehsize = sizeof(Ehdr64);
+        eh.phentsize = phdrs_.empty() ? 0 : sizeof(Phdr64);
+        eh.phnum = static_cast<uint16_t>(phdrs_.size());
+        eh.shentsize = sizeof(Shdr64);
+        eh.shnum = static_cast<uint16_t>(sections_.size() + 1);
+        eh.shstrndx = static_cast<uint16_t>(shstrtab_->index);
+        std::memcpy(image.data(), &eh, sizeof(eh));
+
+        uint8_t *sh = image.data() + shoff_ + sizeof(Shdr64);
+        for (OutputSection *s : sections_) {
+            Shdr64 h{};
+            h.name = shNames_[s];
+            h.type = s->type;
+            h.flags = s->flags;
+            if (s->name == ".note.nv.cuinfo" && !compatIndex())
+                h.flags &= ~SHF_INFO_LINK;
+            h.offset = s->fileOffset;
+            h.size = contentSize(*s);
+            h.link = s->linkSection ? s->linkSection->index : (s->linkToSymtab ? symtab_->index : 0);
+            if (s->kind == SectionKind::Text)
+                h.link = symtab_->index;
+            h.info = sectionInfo(*s);
+            h.addralign = s->addralign;
+            h.entsize = s->entsize;
+            std::memcpy(sh, &h, sizeof(h));
+            sh += sizeof(h);
+        }
+        std::memcpy(image.data() + phoff_, phdrs_.data(), phdrs_.size() * sizeof(Phdr64));
+    }
+
+    // (cuinfo index << 24) | (SM << 8) | the arch's low byte.
+    uint32_t elfFlags() const {
+        uint32_t cuinfo = ctx_.cuinfo ? ctx_.cuinfo->index : 0;
+        return (std::min<uint32_t>(cuinfo, 0xFF) << 24) | (ctx_.arch.sm << 8) |
+               ctx_.arch.elf_flags_low;
+    }
+
+    // Copies each section's bytes once and patches its relocations, spread
+    // over the worker threads (each section is written by exactly one).
+    void copySections(std::vector<uint8_t> &image) {
+        unsigned threads = ctx_.opts.threads ? ctx_.opts.threads
+                                             : std::max(1u, std::thread::hardware_concurrency());
+        std::vector<OutputSection *> work;
+        for (OutputSection *s : sections_)
+            if (!s->isNobits())
+                work.push_back(s);
+        std::vector<std::string> errors(threads);
+        auto worker = [&](unsigned id) {
+            try {
+                for (size_t i = id; i < work.size(); i += threads)
+                    fill(*work[i], image.data() + work[i]->fileOffset);
+            } catch (const FatalError &e) {
+                errors[id] = e.what();
+            }
+        };
+        std::vector<std::thread> pool;
+        for (unsigned t = 1; t < threads && t < work.size(); ++t)
+            pool.emplace_back(worker, t);
+        worker(0);
+        for (std::thread &t : pool)
+            t.join();
+        for (const std::string &e : errors)
+            if (!e.empty())
+                throw FatalError(e);
+    }
+
+    void fill(OutputSection &s, uint8_t *dst) {
+        if (s.pieces.empty()) {
+            if (!s.synthetic.empty())
+                std::memcpy(dst, s.synthetic.data(), s.synthetic.size());
+            return;
+        }
+        for (const SectionPiece &p : s.pieces)
+            if (!p.input->bytes().empty())
+                std::memcpy(dst + p.offset, p.input->bytes().data, p.input->bytes().size);
+        if (!s.applies.empty())
+            applyRelocations(ctx_.plugin, ctx_.arch.sm, s.name, s.type, dst, s.size, s.applies);
+    }
+
+    Context &ctx_;
+    std::vector<OutputSection *> sections_;
+    OutputSection *shstrtab_ = nullptr, *strtab_ = nullptr, *symtab_ = nullptr;
+    std::map<OutputSection *, std::vector<const RelocKeep *>> relocs_;
+    std::vector<Symbol *> locals_, globals_;
+    std::unordered_map<const OutputSection *, uint32_t> shNames_;
+    std::vector<Phdr64> phdrs_;
+    uint64_t shoff_ = 0, phoff_ = 0, fileSize_ = 0;
+};
+
+} // namespace
+
+void writeOutput(Context &ctx) { Writer(ctx).run(); }
+
+} // namespace culd

@@ -1,0 +1,109 @@
+// Blackwell backend (sm_100, 103, 110, 120, 121 and their a/f variants).
+//
+// Every cubin for these targets carries ordinary SASS plus a Mercury shadow
+// set: capsule code (.nv.capmerc.text.<f>) and .nv.merc.* copies of the info,
+// relocation, symbol and data sections, all flagged 0x10000000. The SASS side
+// links like sm_90; the Mercury side uses the R_MERCURY catalog and must be
+// carried along (see mercury.md). No finaliser is provided: capmerc -> SASS
+// compilation is not something a linker plugin can reproduce, and nvlink's
+// own links of these inputs never needed it.
+//
+// Verified on CUDA 13.0 cubins: e_flags 0x06006402 / 0x06006702 / 0x06006e02 /
+// 0x06007802 / 0x06007902, EIATTR_PARAM_CBANK 0x000c0380, calls r_type 75,
+// RELA only, .text sh_info = symbol index; nvlink 13.0 links sm_100 cubins for
+// sm_103 and sm_120 ones for sm_121 and refuses every other pair.
+#include <culd/plugin.hpp>
+#include <culd/reloc/Catalog.hpp>
+
+#include <cstring>
+
+namespace {
+
+constexpr uint32_t kSm100Inputs[] = {100};
+constexpr uint32_t kSm120Inputs[] = {120};
+constexpr uint32_t kAbs55_16_34 = 75; // R_CUDA_ABS55_16_34: call target
+
+culd_arch_info blackwell(uint32_t sm) {
+    culd_arch_info a = culd::sdk::nvidiaArchInfo(sm);
+    a.variants = CULD_VARIANT_A | CULD_VARIANT_F;
+    a.flags = CULD_ARCH_F_MERCURY | CULD_ARCH_F_CONST0_AFTER_DATA | CULD_ARCH_F_COMPAT;
+    a.elf_abi = CULD_ELF_ABI_V8;
+    a.elf_flags_low = culd::sdk::kElfV8FlagsMercury;
+    a.instruction_bytes = 16;
+    a.param_cbank_offset = 0x380;
+    a.reserved_smem = 0x400;
+    a.reloc_style = CULD_RELOC_STYLE_RELA_ONLY;
+    a.call_reloc_type = kAbs55_16_34;
+    return a;
+}
+
+// Section facts of the Mercury set (arch-study.md §5.1).
+constexpr uint64_t kShfMercury = 0x10000000;
+constexpr uint32_t kShtMercRela = 0x70000082;
+constexpr uint32_t kShtMercInfo = 0x70000083;
+constexpr uint32_t kShtMercSymtab = 0x70000085;
+
+bool startsWith(const char *s, const char *prefix) {
+    return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
+}
+
+bool isMercuryName(const char *name) {
+    return startsWith(name, ".nv.capmerc.") || startsWith(name, ".nv.merc.");
+}
+
+// These share their file bytes with a SASS twin (.nv.constant3,
+// .nv.global.init), so the core must lay them out on top of the twin instead
+// of copying them.
+bool isAlias(const char *name) {
+    return startsWith(name, ".nv.merc.nv.constant.") ||
+           std::strcmp(name, ".nv.merc.nv.global.init") == 0;
+}
+
+class Sm100MercuryPlugin final : public culd::sdk::Plugin {
+public:
+    const char *name() const override { return "sm100-mercury"; }
+    const char *version() const override { return "1"; }
+
+    std::vector<culd_arch_info> archs() const override {
+        using culd::sdk::accepting;
+        return {blackwell(100), accepting(blackwell(103), kSm100Inputs), blackwell(110),
+                blackwell(120), accepting(blackwell(121), kSm120Inputs)};
+    }
+
+    std::vector<culd_reloc_desc> relocations() const override {
+        std::vector<culd_reloc_desc> all = culd::sdk::rCudaCatalog();
+        std::vector<culd_reloc_desc> mercury = culd::sdk::rMercuryCatalog();
+        all.insert(all.end(), mercury.begin(), mercury.end());
+        return all;
+    }
+
+    culd_eiattr_policy eiattrPolicy(uint32_t sm, uint32_t code) const override {
+        return culd::sdk::nvidiaEiattrPolicy(sm, code);
+    }
+
+    bool hasMercury() const override { return true; }
+
+    culd_mercury_kind classifyMercury(const char *name, uint32_t shType,
+                                      uint64_t shFlags) const override {
+        if (!name)
+            return CULD_MERC_NONE;
+        if (!(shFlags & kShfMercury) && !isMercuryName(name))
+            return CULD_MERC_NONE;
+        if (startsWith(name, ".nv.capmerc.text."))
+            return CULD_MERC_CODE;
+        if (shType == kShtMercInfo)
+            return CULD_MERC_INFO;
+        if (shType == kShtMercRela)
+            return CULD_MERC_RELA;
+        if (shType == kShtMercSymtab)
+            return CULD_MERC_SYMTAB;
+        if (isAlias(name))
+            return CULD_MERC_ALIAS;
+        // Debug copies, .nv.merc.symtab_shndx, reserved shared ...
+        return CULD_MERC_DATA;
+    }
+};
+
+} // namespace
+
+CULD_DEFINE_PLUGIN(Sm100MercuryPlugin)

@@ -1,0 +1,77 @@
+// Volta, Turing, Ampere and Ada backend (sm_70 ... sm_89).
+//
+// 128-bit SASS (control bits in the high word), calls through
+// R_CUDA_ABS47_34, relocations split into REL (zero addend) and RELA.
+// sm_70/72 exist only as CUDA <= 12 cubins (ELF ABI v7); sm_75+ are written
+// as CUDA 13 does (ABI v8).
+//
+// Verified on real cubins (CUDA 11.8 for sm_70/72/75, CUDA 13.0 for
+// sm_75..89; own .nv.info reader for the ABI v8 ones):
+//   e_flags 0x00460546 (sm_70), 0x00480548 (sm_72); 0x06004b04 (sm_75),
+//   0x06005004 / 0x06005604 / 0x06005704 / 0x06005804 / 0x06005904 (80..89)
+//   EIATTR_PARAM_CBANK value 0x000c0160 on every one   -> params at 0x160
+//   calls: r_type 58 R_CUDA_ABS47_34 (both toolkits)   -> call_reloc_type
+//   .text sh_info 0x1800000f = regs << 24 | symbol     -> TEXT_REGCOUNT
+//   .rel.text.* + .rela.text.* in inputs and outputs   -> SPLIT
+//   nvlink 11.8 writes .nv.rel.action for sm_70 too    -> REL_ACTION
+//   nvlink 13.0 links sm_80 cubins for sm_86 and sm_89, sm_86 ones for sm_89,
+//   and refuses sm_80 for sm_87/88 and 11.8 sm_70 for sm_75 -> compatible_inputs
+// Taken from the references, not re-measured: reserved shared memory 0.
+#include <culd/plugin.hpp>
+#include <culd/reloc/Catalog.hpp>
+
+namespace {
+
+constexpr uint32_t kAmpereInputs[] = {80};
+constexpr uint32_t kAdaInputs[] = {80, 86};
+constexpr uint32_t kAbs47_34 = 58; // R_CUDA_ABS47_34: CALL.ABS.NOINC target
+
+culd_arch_info voltaToAda(uint32_t sm) {
+    culd_arch_info a = culd::sdk::nvidiaArchInfo(sm);
+    a.flags = CULD_ARCH_F_REL_ACTION | CULD_ARCH_F_TEXT_REGCOUNT;
+    a.elf_abi = CULD_ELF_ABI_V8;
+    a.elf_flags_low = culd::sdk::kElfV8FlagsSass;
+    a.instruction_bytes = 16;
+    a.param_cbank_offset = 0x160;
+    a.reserved_smem = 0;
+    a.reloc_style = CULD_RELOC_STYLE_SPLIT;
+    a.call_reloc_type = kAbs47_34;
+    return a;
+}
+
+// sm_70 and sm_72 were dropped before CUDA 13, so only the v7 form exists.
+culd_arch_info cuda12Only(culd_arch_info a) {
+    a.elf_abi = CULD_ELF_ABI_V7;
+    a.elf_flags_low = culd::sdk::kElfV7FixedFlags;
+    return a;
+}
+
+class Sm70Plugin final : public culd::sdk::Plugin {
+public:
+    const char *name() const override { return "sm70"; }
+    const char *version() const override { return "1"; }
+
+    std::vector<culd_arch_info> archs() const override {
+        using culd::sdk::accepting;
+        return {cuda12Only(voltaToAda(70)),
+                cuda12Only(voltaToAda(72)),
+                voltaToAda(75),
+                voltaToAda(80),
+                accepting(voltaToAda(86), kAmpereInputs),
+                voltaToAda(87),
+                voltaToAda(88),
+                accepting(voltaToAda(89), kAdaInputs)};
+    }
+
+    std::vector<culd_reloc_desc> relocations() const override {
+        return culd::sdk::rCudaCatalog();
+    }
+
+    culd_eiattr_policy eiattrPolicy(uint32_t sm, uint32_t code) const override {
+        return culd::sdk::nvidiaEiattrPolicy(sm, code);
+    }
+};
+
+} // namespace
+
+CULD_DEFINE_PLUGIN(Sm70Plugin)

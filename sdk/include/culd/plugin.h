@@ -1,0 +1,344 @@
+/*
+ * culd plugin ABI — the C contract between the culd host and an architecture
+ * backend loaded at run time.
+ *
+ * Rules of the boundary:
+ *   - Plain C: structs of fixed-width integers, const char*, function pointers.
+ *     No C++ types, no exceptions, no ownership transfer: every pointer a
+ *     plugin returns stays valid until the plugin is unloaded.
+ *   - One exported symbol, CULD_PLUGIN_ENTRY_NAME ("culd_plugin_entry"), of
+ *     type culd_plugin_entry_fn. Everything else is reached through the
+ *     descriptor it returns.
+ *   - Versioning: the host loads a plugin only when descriptor->abi_major ==
+ *     CULD_PLUGIN_ABI_MAJOR and descriptor->abi_minor <= the host's minor.
+ *     A minor bump only appends fields at the end of a struct; every
+ *     extensible struct starts with `struct_size`, so an older plugin's
+ *     shorter struct is read only up to its size and missing trailing fields
+ *     count as zero / NULL.
+ *   - Hooks are optional unless documented otherwise: NULL means "the core's
+ *     default behaviour".
+ *   - Relocation work crosses the boundary per section (one call with every
+ *     relocation of that section the plugin claimed), never per relocation.
+ */
+#ifndef CULD_PLUGIN_H
+#define CULD_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CULD_PLUGIN_ABI_MAJOR 1u
+#define CULD_PLUGIN_ABI_MINOR 0u
+
+/* Name of the single exported entry point. */
+#define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
+
+#if defined(_WIN32)
+#define CULD_PLUGIN_EXPORT __declspec(dllexport)
+#else
+#define CULD_PLUGIN_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* ------------------------------------------------------------------------- */
+/* Relocations                                                               */
+/* ------------------------------------------------------------------------- */
+
+/* Who resolves a relocation type (the compiler's resolver class). */
+typedef enum culd_resolver {
+    CULD_RESOLVE_NONE = 0,      /* no-op type (R_CUDA_NONE): dropped            */
+    CULD_RESOLVE_LINKER = 1,    /* the linker must apply it; never in output    */
+    CULD_RESOLVE_DRIVER = 2,    /* never applied by the linker; kept for loader */
+    CULD_RESOLVE_FINALIZER = 3, /* resolved by a Mercury finaliser              */
+    CULD_RESOLVE_EITHER = 4     /* applied when the target is a link-time offset
+                                   (shared, constant, local), kept otherwise   */
+} culd_resolver;
+
+/* What value a bit action writes (the compiler's NVRS value kinds).
+ * S = symbol value, A = addend, P = offset of the patched word. */
+typedef enum culd_value_kind {
+    CULD_VK_NONE = 0,
+    CULD_VK_ADDR = 1,     /* S + A                                   */
+    CULD_VK_GADDR = 2,    /* global-window address (driver)          */
+    CULD_VK_HEADER = 3,   /* texture/sampler/surface header index    */
+    CULD_VK_HWDESC = 4,
+    CULD_VK_HWSWDESC = 5,
+    CULD_VK_LOADDR = 6,   /* low 32 bits of S + A                    */
+    CULD_VK_HIADDR = 7,   /* high 32 bits of S + A                   */
+    CULD_VK_SLOT = 8,     /* resource slot                           */
+    CULD_VK_SHIFT2 = 9,   /* (S + A) >> 2 (first piece of split fields) */
+    CULD_VK_CBANK = 10,   /* constant bank number of the target      */
+    CULD_VK_CBANK4 = 11,  /* bit 4 of the constant bank number       */
+    CULD_VK_FDESC = 12,
+    CULD_VK_LOFDESC = 13,
+    CULD_VK_HIFDESC = 14,
+    CULD_VK_FDESCA = 15,
+    CULD_VK_PCREL = 16,   /* (int32)(S + A) - P, same section only    */
+    CULD_VK_INST = 17,    /* whole-instruction replacement (driver)   */
+    CULD_VK_INST_OPCODE = 18,
+    CULD_VK_INST_FIELD_CLEAR = 19,
+    CULD_VK_CLEAR = 20,   /* write zero                               */
+    CULD_VK_SHIFT8 = 21,  /* second piece of a split 55/56-bit field  */
+    CULD_VK_ADDR8_0 = 22, /* 22..29: byte n of S + A                  */
+    CULD_VK_GADDR8_0 = 30,/* 30..37: byte n of the global address     */
+    CULD_VK_FDESC8_0 = 38,/* 38..45: byte n of a function descriptor  */
+    CULD_VK_UADDR = 46,   /* unified address (driver)                 */
+    CULD_VK_UADDR8_0 = 47,/* 47..54: byte n of the unified address    */
+    CULD_VK_LOUADDR = 55,
+    CULD_VK_HIUADDR = 56,
+    CULD_VK_COUNT = 57
+} culd_value_kind;
+
+/* One "bits [offset, offset+width) of the patched words receive
+ * (value >> shift)" step. Words are little-endian 64-bit; a field may cross
+ * a 64-bit boundary (instructions are up to 128 bits). kind 0 = empty. */
+typedef struct culd_bit_action {
+    uint16_t bit_offset;
+    uint16_t bit_width;
+    uint16_t kind;  /* culd_value_kind */
+    uint16_t shift; /* right shift applied to the value before masking */
+} culd_bit_action;
+
+#define CULD_MAX_BIT_ACTIONS 3
+
+/* Flags of a relocation descriptor. */
+enum {
+    /* The plugin's apply_relocations hook handles this type instead of the
+     * core's bit-action loop. */
+    CULD_RELOC_F_HOOK = 1u << 0,
+    /* A unified type: rewritten to `plain_type` when kept in the output. */
+    CULD_RELOC_F_UNIFIED = 1u << 1,
+    /* A YIELD rewrite: skipped when forward progress is required. */
+    CULD_RELOC_F_YIELD = 1u << 2,
+    /* Field holds a PC-relative value: target must be in the same section. */
+    CULD_RELOC_F_PCREL = 1u << 3,
+    /* A call target (used for call-graph edges when no .nv.callgraph). */
+    CULD_RELOC_F_CALL = 1u << 4
+};
+
+/* Descriptor of one relocation type. `type` is the r_type as stored in the
+ * file (R_MERCURY types are 0x10000 + index). */
+typedef struct culd_reloc_desc {
+    uint32_t type;
+    uint32_t resolver;       /* culd_resolver */
+    const char *name;        /* "R_CUDA_ABS32_LO_32"; never NULL */
+    uint32_t flags;          /* CULD_RELOC_F_* */
+    uint32_t plain_type;     /* with CULD_RELOC_F_UNIFIED: the plain type */
+    uint32_t min_arch_class; /* gating class (0 = any); see culd_arch_info */
+    uint32_t num_actions;    /* 0..CULD_MAX_BIT_ACTIONS */
+    culd_bit_action actions[CULD_MAX_BIT_ACTIONS];
+} culd_reloc_desc;
+
+/* A relocation handed to apply_relocations: everything already resolved by
+ * the core, so a hook never needs the symbol table. */
+typedef struct culd_reloc_work {
+    uint64_t offset;        /* byte offset of the patched word in the section */
+    uint32_t type;          /* r_type */
+    uint32_t target_kind;   /* culd_target_kind of the symbol's section */
+    int64_t addend;         /* RELA addend (0 for REL; field holds it) */
+    uint64_t symbol_value;  /* S: final value (offset inside its window) */
+    uint64_t symbol_size;
+    uint32_t cbank;         /* constant bank number when target is a cbank */
+    uint32_t status;        /* out: culd_reloc_status */
+} culd_reloc_work;
+
+/* Where the target symbol lives — decides EITHER-class handling. */
+typedef enum culd_target_kind {
+    CULD_TARGET_UNDEFINED = 0,
+    CULD_TARGET_CODE = 1,
+    CULD_TARGET_GLOBAL = 2,   /* .nv.global / .nv.global.init */
+    CULD_TARGET_SHARED = 3,
+    CULD_TARGET_CONSTANT = 4,
+    CULD_TARGET_LOCAL = 5,
+    CULD_TARGET_OTHER = 6     /* debug and other non-alloc sections */
+} culd_target_kind;
+
+typedef enum culd_reloc_status {
+    CULD_RELOC_APPLIED = 0, /* patched; drop from the output */
+    CULD_RELOC_KEEP = 1,    /* left for the driver; keep in the output */
+    CULD_RELOC_ERROR = 2    /* the hook reported an error through the host */
+} culd_reloc_status;
+
+/* A section's bytes, writable, as the hook sees them. */
+typedef struct culd_section_bytes {
+    const char *name;
+    uint32_t sh_type;
+    uint32_t reserved;
+    uint64_t sh_flags;
+    uint8_t *data;
+    uint64_t size;
+} culd_section_bytes;
+
+/* ------------------------------------------------------------------------- */
+/* Architectures                                                             */
+/* ------------------------------------------------------------------------- */
+
+/* Suffix variants an SM supports. */
+enum {
+    CULD_VARIANT_A = 1u << 0, /* sm_90a, sm_100a ... (arch-specific) */
+    CULD_VARIANT_F = 1u << 1  /* sm_100f ... (family) */
+};
+
+/* Relocation section style of the output. */
+typedef enum culd_reloc_style {
+    CULD_RELOC_STYLE_SPLIT = 0,     /* REL for zero addends, RELA otherwise */
+    CULD_RELOC_STYLE_RELA_ONLY = 1
+} culd_reloc_style;
+
+/* Per-target feature flags. */
+enum {
+    CULD_ARCH_F_REL_ACTION = 1u << 0,       /* write .nv.rel.action */
+    CULD_ARCH_F_COMPAT = 1u << 1,           /* write .nv.compat */
+    CULD_ARCH_F_MERCURY = 1u << 2,          /* inputs carry a Mercury shadow set */
+    CULD_ARCH_F_TEXT_REGCOUNT = 1u << 3,    /* .text sh_info top byte = regs */
+    CULD_ARCH_F_SCHED_CONTROL = 1u << 4,    /* control words interleave code */
+    CULD_ARCH_F_CONST0_AFTER_DATA = 1u << 5 /* .nv.constant0.<k> after NOBITS */
+};
+
+/* ELF header encoding family. */
+typedef enum culd_elf_abi {
+    CULD_ELF_ABI_V7 = 7, /* OSABI 0x33: SM in bits 0-7 and 16-23 (CUDA <= 12) */
+    CULD_ELF_ABI_V8 = 8  /* OSABI 0x41: SM in bits 8-15, cuinfo index 24-31 */
+} culd_elf_abi;
+
+/* Everything the core needs to know about one real SM. */
+typedef struct culd_arch_info {
+    uint32_t struct_size;        /* sizeof(culd_arch_info) of the plugin */
+    uint32_t sm;                 /* 75, 90, 100 ... */
+    uint32_t variants;           /* CULD_VARIANT_* accepted for this SM */
+    uint32_t arch_class;         /* relocation/EIATTR gating class (1,2,3,5) */
+    uint32_t flags;              /* CULD_ARCH_F_* */
+    uint32_t elf_abi;            /* culd_elf_abi */
+    uint32_t elf_flags_low;      /* V8: low byte of e_flags (0x04 / 0x02) */
+    uint32_t instruction_bytes;  /* 8 (sm_5x/6x, with control words) or 16 */
+    uint32_t param_cbank_offset; /* start of kernel params in cbank 0 */
+    uint32_t reserved_smem;      /* bytes added to each kernel's shared size */
+    uint32_t max_cbank_size;     /* bytes per constant bank */
+    uint32_t num_cbanks;         /* numbered banks (.nv.constant0..N-1) */
+    uint32_t user_cbank;         /* bank of __constant__ data */
+    uint32_t reloc_style;        /* culd_reloc_style */
+    uint32_t call_reloc_type;    /* r_type of a call (R_CUDA_ABS47_34 ...) */
+    uint32_t num_compatible;     /* entries in compatible_inputs */
+    const uint32_t *compatible_inputs; /* other input SMs accepted for this
+                                          target (e.g. 80 for sm_86) */
+} culd_arch_info;
+
+/* ------------------------------------------------------------------------- */
+/* Host services and hooks                                                   */
+/* ------------------------------------------------------------------------- */
+
+typedef enum culd_log_level {
+    CULD_LOG_DEBUG = 0,
+    CULD_LOG_INFO = 1,
+    CULD_LOG_WARNING = 2,
+    CULD_LOG_ERROR = 3
+} culd_log_level;
+
+/* Given by the host to every hook call. */
+typedef struct culd_host {
+    uint32_t struct_size;
+    uint32_t reserved;
+    void *opaque;
+    /* Reports a diagnostic; an ERROR makes the link fail (after the hook
+     * returns). `msg` is copied. */
+    void (*report)(void *opaque, uint32_t level, const char *msg);
+} culd_host;
+
+/* Output buffer for a hook that produces bytes (the finaliser). The hook
+ * calls `grow` to get memory the host owns. */
+typedef struct culd_buffer {
+    uint32_t struct_size;
+    uint32_t reserved;
+    void *opaque;
+    uint8_t *(*grow)(void *opaque, uint64_t size); /* NULL when out of memory */
+} culd_buffer;
+
+/* Policy for an .nv.info attribute on a target. */
+typedef enum culd_eiattr_policy {
+    CULD_EIATTR_KEEP = 0,
+    CULD_EIATTR_WARN = 1,  /* "Attribute %s not supported on %s", kept */
+    CULD_EIATTR_ERROR = 2, /* link fails */
+    CULD_EIATTR_DROP = 3   /* silently removed */
+} culd_eiattr_policy;
+
+/* Kinds of Mercury section the core must treat specially. */
+typedef enum culd_mercury_kind {
+    CULD_MERC_NONE = 0,   /* not a Mercury section */
+    CULD_MERC_CODE = 1,   /* .nv.capmerc.text.<f> */
+    CULD_MERC_INFO = 2,   /* .nv.merc.nv.info[.<f>] */
+    CULD_MERC_RELA = 3,   /* .nv.merc.rela<target> */
+    CULD_MERC_SYMTAB = 4, /* .nv.merc.symtab */
+    CULD_MERC_ALIAS = 5,  /* shares bytes with a SASS twin */
+    CULD_MERC_DATA = 6    /* other shadow data (debug copies ...) */
+} culd_mercury_kind;
+
+typedef int32_t (*culd_apply_relocations_fn)(const culd_host *host, uint32_t sm,
+                                             culd_section_bytes *section,
+                                             culd_reloc_work *relocs, size_t count);
+typedef uint32_t (*culd_eiattr_policy_fn)(uint32_t sm, uint32_t code);
+typedef uint32_t (*culd_classify_mercury_fn)(const char *name, uint32_t sh_type,
+                                             uint64_t sh_flags);
+typedef int32_t (*culd_finalize_fn)(const culd_host *host, uint32_t sm,
+                                    const uint8_t *image, uint64_t size,
+                                    culd_buffer *out);
+
+/* ------------------------------------------------------------------------- */
+/* The descriptor                                                            */
+/* ------------------------------------------------------------------------- */
+
+typedef struct culd_plugin_descriptor {
+    uint32_t abi_major;   /* CULD_PLUGIN_ABI_MAJOR the plugin was built with */
+    uint32_t abi_minor;   /* CULD_PLUGIN_ABI_MINOR the plugin was built with */
+    uint32_t struct_size; /* sizeof(culd_plugin_descriptor) of the plugin */
+    uint32_t reserved0;
+    const char *name;     /* "sm90" */
+    const char *version;  /* plugin's own version, free text */
+
+    /* The SMs served, one culd_arch_info each (arch_info_size = sizeof the
+     * plugin's culd_arch_info, so the array can be walked when it grows). */
+    const culd_arch_info *archs;
+    uint32_t num_archs;
+    uint32_t arch_info_size;
+
+    /* Every relocation type the family knows, R_CUDA and R_MERCURY alike, in
+     * any order (the host indexes it). */
+    const culd_reloc_desc *relocs;
+    uint32_t num_relocs;
+    uint32_t reloc_desc_size;
+
+    /* Applies every relocation of one section whose descriptor carries
+     * CULD_RELOC_F_HOOK. Sets each work item's status; returns 0 on
+     * success, non-zero after reporting an error. Required when any
+     * descriptor carries CULD_RELOC_F_HOOK. */
+    culd_apply_relocations_fn apply_relocations;
+
+    /* .nv.info attribute gating; NULL keeps every code <= 0x60. */
+    culd_eiattr_policy_fn eiattr_policy;
+
+    /* .nv.compat attribute gating, same contract; NULL keeps all. */
+    culd_eiattr_policy_fn compat_policy;
+
+    /* Recognises Mercury sections; NULL = the family has none. */
+    culd_classify_mercury_fn classify_mercury_section;
+
+    /* Optional post-link finaliser for Mercury targets: gets the serialised
+     * output and may write a replacement through `out`. Returns 0 when it
+     * produced a replacement, 1 when the image is fine as is, other values
+     * after reporting an error. */
+    culd_finalize_fn finalize;
+
+    void *reserved[8]; /* zero; room for minor-version hooks */
+} culd_plugin_descriptor;
+
+/* The exported entry point. The host passes its own ABI version so a plugin
+ * may adapt or refuse (return NULL). */
+typedef const culd_plugin_descriptor *(*culd_plugin_entry_fn)(uint32_t host_abi_major,
+                                                              uint32_t host_abi_minor);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CULD_PLUGIN_H */

@@ -1,0 +1,16 @@
+__device__ float work(float x);
+
+__global__ void __launch_bounds__(256, 4) bounded(float *out, const float *in)
+{
+    out[threadIdx.x] = work(in[threadIdx.x]);
+}
+
+__global__ void __launch_bounds__(1024) wide(float *out)
+{
+    out[threadIdx.x] = work((float)threadIdx.x);
+}
+
+__global__ void __launch_bounds__(64, 2) narrow(float *out)
+{
+    out[threadIdx.x] = 1.0f;
+}

@@ -1,0 +1,4 @@
+__device__ __noinline__ float work(float x)
+{
+    return __sinf(x) * __expf(-x);
+}

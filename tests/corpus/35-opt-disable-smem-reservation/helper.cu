@@ -1,0 +1,1 @@
+__device__ __noinline__ int helper(int v) { return v * 7; }

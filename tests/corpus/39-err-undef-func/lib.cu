@@ -1,0 +1,1 @@
+__device__ __noinline__ int present(int x) { return x + 1; }

@@ -1,0 +1,1 @@
+__device__ int g_present = 1;

@@ -1,0 +1,1 @@
+__global__ void kernel(int *p) { p[threadIdx.x] = sizeof("a"); }

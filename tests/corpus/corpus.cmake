@@ -1,0 +1,87 @@
+# Corpus tests: one CTest test `corpus.<case>.<arch>` per fixture directory
+# tests/fixtures/<case>/<arch>/ that has a `cmd` file. Each runs culd with
+# nvlink's command line and compares the result with nvlink's (see
+# run_case.cmake and docs/culd-diff.md). Included from tests/CMakeLists.txt.
+#
+# Tests named in known-gaps.txt are expected to fail (WILL_FAIL): a gap that
+# gets fixed shows up as a failing test, so the list can only shrink.
+
+set(CULD_CORPUS_DIR ${CMAKE_CURRENT_LIST_DIR})
+get_filename_component(CULD_FIXTURE_ROOT ${CMAKE_CURRENT_LIST_DIR}/../fixtures ABSOLUTE)
+
+# "key = value" from a case.conf, or `default`.
+function(culd_corpus_conf_get conf key default out)
+  set(value ${default})
+  if(EXISTS ${conf})
+    file(STRINGS ${conf} lines REGEX "^[ \t]*${key}[ \t]*=")
+    if(lines)
+      list(GET lines 0 line)
+      string(REGEX REPLACE "^[^=]*=[ \t]*" "" value "${line}")
+      string(STRIP "${value}" value)
+    endif()
+  endif()
+  set(${out} "${value}" PARENT_SCOPE)
+endfunction()
+
+# Names listed in known-gaps.txt ('#' starts a comment).
+function(culd_corpus_known_gaps out)
+  set(gaps "")
+  set(file ${CULD_CORPUS_DIR}/known-gaps.txt)
+  if(EXISTS ${file})
+    file(STRINGS ${file} lines)
+    foreach(line IN LISTS lines)
+      string(REGEX REPLACE "#.*" "" line "${line}")
+      string(STRIP "${line}" line)
+      if(line)
+        list(APPEND gaps ${line})
+      endif()
+    endforeach()
+  endif()
+  set(${out} ${gaps} PARENT_SCOPE)
+endfunction()
+
+function(culd_add_corpus_tests)
+  if(NOT TARGET culd OR NOT TARGET culd-diff)
+    message(STATUS "corpus tests: culd or culd-diff not built, skipped")
+    return()
+  endif()
+  file(GLOB cmd_files CONFIGURE_DEPENDS ${CULD_FIXTURE_ROOT}/*/*/cmd)
+  # Re-run CMake when a case's expectation or the gap list changes.
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    ${CULD_CORPUS_DIR}/known-gaps.txt)
+  culd_corpus_known_gaps(gaps)
+  set(registered "")
+  foreach(cmd IN LISTS cmd_files)
+    get_filename_component(fixture ${cmd} DIRECTORY)
+    get_filename_component(arch ${fixture} NAME)
+    get_filename_component(case_dir ${fixture} DIRECTORY)
+    get_filename_component(case ${case_dir} NAME)
+    set(conf ${CULD_CORPUS_DIR}/${case}/case.conf)
+    if(EXISTS ${conf})
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${conf})
+    endif()
+    culd_corpus_conf_get(${conf} expect ok expect)
+    set(name corpus.${case}.${arch})
+    add_test(NAME ${name}
+      COMMAND ${CMAKE_COMMAND}
+        -DCULD=$<TARGET_FILE:culd>
+        -DCULD_DIFF=$<TARGET_FILE:culd-diff>
+        -DFIXTURE_DIR=${fixture}
+        -DOUT_DIR=${CMAKE_BINARY_DIR}/corpus-out/${case}/${arch}
+        -DEXPECT=${expect}
+        -P ${CULD_CORPUS_DIR}/run_case.cmake
+      WORKING_DIRECTORY ${fixture})
+    set_tests_properties(${name} PROPERTIES LABELS corpus TIMEOUT 120)
+    if(name IN_LIST gaps)
+      set_tests_properties(${name} PROPERTIES WILL_FAIL TRUE LABELS "corpus;known-gap")
+    endif()
+    list(APPEND registered ${name})
+  endforeach()
+  foreach(gap IN LISTS gaps)
+    if(NOT gap IN_LIST registered)
+      message(WARNING "tests/corpus/known-gaps.txt: '${gap}' names no corpus test")
+    endif()
+  endforeach()
+endfunction()
+
+culd_add_corpus_tests()

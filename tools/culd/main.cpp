@@ -1,0 +1,5 @@
+#include "culd/Driver.h"
+
+int main(int argc, char **argv) {
+    return culd::runDriver(std::vector<std::string>(argv + 1, argv + argc));
+}

@@ -22,6 +22,8 @@ using namespace elf;
 namespace {
 
 constexpr uint8_t EIATTR_FRAME_SIZE = 0x11;
+constexpr uint8_t EIATTR_CRS_STACK_SIZE = 0x1E;
+constexpr uint8_t EIATTR_NUM_BARRIERS = 0x4C;
 constexpr uint8_t EIATTR_REGCOUNT = 0x2F;
 
 uint32_t readU32(const uint8_t *p) {
@@ -123,6 +125,21 @@ void readFunctionFacts(Context &ctx, ObjectFile &file, const InputSection &secti
     }
 }
 
+// Per-function facts kept in .nv.info.<f>.
+void readFunctionSectionFacts(Context &ctx, ObjectFile &file, const InputSection &section) {
+    if (!section.isLive() || !section.owner)
+        return;
+    for (const NvInfoRecord &r : parseNvInfo(section.bytes(), {file.name(), section.name()})) {
+        if (r.code == EIATTR_CRS_STACK_SIZE && r.wordCount() >= 1) {
+            FunctionInfo *info = infoOf(ctx, section.owner);
+            info->crsStackSize = r.word(0);
+            info->hasCrsStack = true;
+        } else if (r.code == EIATTR_NUM_BARRIERS) {
+            infoOf(ctx, section.owner)->numBarriers = r.value;
+        }
+    }
+}
+
 } // namespace
 
 void buildCallGraph(Context &ctx) {
@@ -136,6 +153,8 @@ void buildCallGraph(Context &ctx) {
                 readPrototypes(ctx, *file, *s);
             else if (s->kind == SectionKind::NvInfo)
                 readFunctionFacts(ctx, *file, *s);
+            else if (s->kind == SectionKind::NvInfoFunc)
+                readFunctionSectionFacts(ctx, *file, *s);
         }
     }
     for (Symbol *s : ctx.symtab.globals())

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 namespace culd {
@@ -60,8 +61,12 @@ void configureDiagnostics(const Options &opts) {
     if (opts.reportArch)
         d.reportArch = opts.archText;
     Diagnostics::get().setOptions(d);
+    // -v is nvlink's resource report (Diagnostics); CULD_LOG=debug adds the
+    // linker's own trace (plugin choice, pass timings).
     spdlog::set_pattern("culd %l : %v");
-    spdlog::set_level(opts.verbose ? spdlog::level::debug : spdlog::level::warn);
+    spdlog::set_level(spdlog::level::warn);
+    if (const char *level = std::getenv("CULD_LOG"))
+        spdlog::set_level(spdlog::level::from_str(level));
 }
 
 int link(const Options &opts) {

@@ -19,14 +19,15 @@ namespace culd {
 
 using namespace elf;
 
-bool sectionTypeHasFileData(uint32_t type) {
+bool sectionHasFileData(uint32_t type, uint64_t flags) {
     switch (type) {
     case SHT_NOBITS:
+        return false;
     case SHT_CUDA_GLOBAL:
     case SHT_CUDA_LOCAL:
     case SHT_CUDA_SHARED:
     case SHT_CUDA_SHARED_RESERVED:
-        return false;
+        return (flags & SHF_CUDA_MERCURY) != 0;
     default:
         return true;
     }

@@ -137,6 +137,11 @@ void ElfImage::checkConsistency() const {
     if (header.shstrndx >= sections.size())
         fail("shstrndx " + std::to_string(header.shstrndx) + " out of range");
     for (uint32_t i = 0; i < sections.size(); ++i) {
+        // Powers of two up to 4 GiB keep alignUp() exact and overflow-free.
+        const uint64_t align = sections[i].addralign;
+        if ((align & (align - 1)) != 0 || align > (uint64_t(1) << 32))
+            fail("section " + std::to_string(i) + " '" + sections[i].name + "' has alignment " +
+                 hex(align) + " (not a power of two up to 4 GiB)");
         const auto *alias = std::get_if<AliasOf>(&sections[i].content);
         if (!alias)
             continue;

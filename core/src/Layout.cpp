@@ -41,12 +41,9 @@ uint64_t sharedAlignment(const Symbol &s) {
     return std::max<uint64_t>(1, std::min<uint64_t>(s.size, 8));
 }
 
-// Allocates `vars` from `start` by descending alignment (stable), returns
-// the end.
-uint64_t allocate(std::vector<Symbol *> vars, uint64_t start, uint64_t *maxAlign) {
-    std::stable_sort(vars.begin(), vars.end(), [](const Symbol *a, const Symbol *b) {
-        return sharedAlignment(*a) > sharedAlignment(*b);
-    });
+// Allocates `vars` from `start` in input order (what nvlink's output shows;
+// the reference's "descending alignment" did not match), returns the end.
+uint64_t allocate(const std::vector<Symbol *> &vars, uint64_t start, uint64_t *maxAlign) {
     uint64_t end = start;
     for (Symbol *v : vars) {
         uint64_t align = sharedAlignment(*v);
@@ -66,13 +63,23 @@ public:
         collectVariables();
         collectUses();
         uint64_t moduleAlign = 1;
-        moduleEnd_ = allocate(moduleVars_, 0, &moduleAlign);
+        allocate(groupByUser(), 0, &moduleAlign);
         for (Symbol *kernel : kernels())
             layoutKernel(*kernel, moduleAlign);
         for (auto &[sym, offset] : externOffsets_)
             sym->finalValue = offset;
-        if (moduleShared_)
-            moduleShared_->size = 0; // its variables now live in the kernels' windows
+        // The module-shared section empties (its variables now live in the
+        // kernels' windows); nvlink writes it, empty, only when dynamic shared
+        // memory is used, making one if no input had it.
+        if (!moduleShared_ && !externOffsets_.empty() && !ctx_.opts.relocatable) {
+            moduleShared_ = ctx_.makeOutput(".nv_debug.shared", SHT_NOBITS, SHF_WRITE | SHF_ALLOC);
+            moduleShared_->kind = SectionKind::SharedGlobal;
+            moduleShared_->addralign = 16;
+        }
+        if (moduleShared_) {
+            moduleShared_->size = 0;
+            moduleShared_->keepWhenEmpty = !externOffsets_.empty();
+        }
     }
 
 private:
@@ -93,6 +100,37 @@ private:
         for (OutputSection *out : ctx_.outputs)
             if (out->kind == SectionKind::SharedGlobal)
                 moduleShared_ = out;
+    }
+
+    // Module shared variables grouped by the function that uses them (groups
+    // in input order, each sorted by descending alignment) - the order
+    // nvlink's layout shows.
+    std::vector<Symbol *> groupByUser() const {
+        std::unordered_map<Symbol *, Symbol *> userOf;
+        for (auto &[fn, used] : uses_)
+            for (Symbol *v : used)
+                if (!userOf.count(v) || fn->inputIndex < userOf[v]->inputIndex)
+                    userOf[v] = fn;
+        std::vector<Symbol *> order;
+        std::vector<bool> done(moduleVars_.size(), false);
+        for (size_t i = 0; i < moduleVars_.size(); ++i) {
+            if (done[i])
+                continue;
+            Symbol *user = userOf.count(moduleVars_[i]) ? userOf[moduleVars_[i]] : nullptr;
+            std::vector<Symbol *> group;
+            for (size_t j = i; j < moduleVars_.size(); ++j) {
+                Symbol *u = userOf.count(moduleVars_[j]) ? userOf[moduleVars_[j]] : nullptr;
+                if (!done[j] && u == user) {
+                    group.push_back(moduleVars_[j]);
+                    done[j] = true;
+                }
+            }
+            std::stable_sort(group.begin(), group.end(), [](const Symbol *a, const Symbol *b) {
+                return sharedAlignment(*a) > sharedAlignment(*b);
+            });
+            order.insert(order.end(), group.begin(), group.end());
+        }
+        return order;
     }
 
     // Which shared symbols each function's code refers to.
@@ -136,22 +174,24 @@ private:
 
     void layoutKernel(Symbol &kernel, uint64_t moduleAlign) {
         bool usesModuleShared = false, usesExtern = false;
+        uint64_t start = 0; // the kernel's own variables follow the module
+                            // shared it reaches
         std::vector<Symbol *> externs;
         for (Symbol *f : reachable(kernel)) {
             auto it = uses_.find(f);
             if (it == uses_.end())
                 continue;
             for (Symbol *s : it->second) {
-                if (s->section)
+                if (s->section) {
                     usesModuleShared = true;
-                else {
+                    start = std::max(start, s->finalValue + s->size);
+                } else {
                     usesExtern = true;
                     externs.push_back(s);
                 }
             }
         }
         uint64_t align = usesModuleShared ? moduleAlign : 1;
-        uint64_t start = usesModuleShared ? moduleEnd_ : 0;
         uint64_t end = allocate(ownVars_[&kernel], start, &align);
         if (usesExtern) {
             uint64_t externAt = alignTo(end, 16);
@@ -160,12 +200,13 @@ private:
                 externOffsets_[e] = std::max(externOffsets_[e], externAt);
             end = externAt;
         }
+        uint64_t reserved = ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
         OutputSection *out = sharedSectionOf(kernel);
+        // A kernel that only uses dynamic shared memory still gets a window.
         if (!out && (end > 0 || usesExtern) && !ctx_.opts.relocatable)
             out = makeSharedSection(kernel);
         if (!out)
             return;
-        uint64_t reserved = ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
         out->size = end + reserved;
         out->addralign = std::max(out->addralign, align);
     }
@@ -196,7 +237,6 @@ private:
     std::unordered_map<Symbol *, std::unordered_set<Symbol *>> uses_;
     std::unordered_map<Symbol *, uint64_t> externOffsets_;
     OutputSection *moduleShared_ = nullptr;
-    uint64_t moduleEnd_ = 0;
 };
 
 void assignDataValues(Context &ctx) {

@@ -50,6 +50,8 @@ void runLink(const Options &opts, const Plugin &plugin) {
     run("relocate", ctx, processRelocations);
     run("finalize", ctx, synthesizeMetadata);
     run("write", ctx, writeOutput);
+    if (opts.verbose)
+        reportResources(ctx);
 }
 
 } // namespace culd

@@ -24,6 +24,9 @@ std::string hex(uint64_t v) {
 }
 
 culd_target_kind targetKind(const Symbol &s) {
+    // extern __shared__ arrays stay undefined but are placed by the linker.
+    if (!s.section && !s.defined && (s.other & 0xE0) == STO_CUDA_SHARED)
+        return CULD_TARGET_SHARED;
     if (!s.section)
         return s.defined ? CULD_TARGET_OTHER : CULD_TARGET_UNDEFINED;
     switch (s.section->kind) {
@@ -91,9 +94,12 @@ private:
         }
         if (dead)
             return;
-        // A weak definition that lost resolution takes its debug-frame
-        // entries' relocations with it.
-        if (!sym->isLocal && sym->defined && sym->file != &file &&
+        // A weak definition that lost to an earlier one takes the relocations
+        // of its debug entries with it. (One that was replaced by a later
+        // definition had its relocations merged already; nvlink keeps them,
+        // now naming the winner.)
+        if (target.kind == SectionKind::Debug && !sym->isLocal && sym->defined &&
+            sym->file != &file && sym->file->order() < file.order() &&
             !file.elf().symbols()[r.symbol].isUndefined())
             return;
         if (sym->defined && sym->section && !sym->section->out && !isShared(*sym))

@@ -30,6 +30,8 @@ enum : uint8_t {
     EIATTR_PARAM_CBANK = 0x0A,
     EIATTR_EXTERNS = 0x0F,
     EIATTR_FRAME_SIZE = 0x11,
+    EIATTR_CRS_STACK_SIZE = 0x1E,
+    EIATTR_NUM_BARRIERS = 0x4C,
     EIATTR_MIN_STACK_SIZE = 0x12,
     EIATTR_MAX_STACK_SIZE = 0x23,
     EIATTR_REGCOUNT = 0x2F,
@@ -134,8 +136,15 @@ private:
             std::unordered_set<Symbol *> visited;
             uint64_t stack = deepest(f, onPath, recursive);
             maxRegs(f, visited, regs);
+            // nvlink writes "unknown" (all ones) when recursion makes the
+            // stack unbounded.
+            if (recursive)
+                stack = 0xFFFFFFFF;
             entryStack_[f] = stack;
             entryRegs_[f] = regs;
+            f->func->stackSize = stack;
+            entryRecursive_[f] = recursive;
+            f->func->propagatedRegs = std::max(regs, f->func->regCount);
             if (recursive && !ctx_.opts.suppressStackSizeWarning)
                 Diagnostics::get().warning("Stack size for entry function '" +
                                            std::string(f->name) +
@@ -373,10 +382,23 @@ private:
                     !s->text->out)
                     continue;
                 std::vector<MergedRecord> records;
-                for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()}))
-                    if (std::optional<MergedRecord> m = keepFunctionRecord(*file, r))
+                std::unordered_set<Symbol *> listed;
+                bool hadExterns = false;
+                for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()})) {
+                    std::optional<MergedRecord> m = keepFunctionRecord(*file, r);
+                    if (m && r.code == EIATTR_EXTERNS) {
+                        hadExterns = true;
+                        m = keepUndefinedExterns(std::move(*m), listed);
+                    }
+                    if (m)
                         records.push_back(std::move(*m));
+                }
                 std::reverse(records.begin(), records.end());
+                // Recomputed records go at the end, as nvlink appends them.
+                propagateBarriers(records, s->owner);
+                appendCrsStack(records, s->owner);
+                if (hadExterns)
+                    appendExterns(records, s->owner, listed);
                 OutputSection *out = ctx_.makeOutput(std::string(s->name()), SHT_CUDA_INFO,
                                                      SHF_INFO_LINK);
                 out->kind = SectionKind::NvInfoFunc;
@@ -392,25 +414,119 @@ private:
             }
     }
 
+    std::vector<Symbol *> reachableUndefined(Symbol *root) {
+        std::vector<Symbol *> out;
+        std::unordered_set<Symbol *> seen;
+        std::vector<Symbol *> stack{root};
+        // Depth-first, callees in order, so the list reads in call order.
+        while (!stack.empty()) {
+            Symbol *f = stack.back();
+            stack.pop_back();
+            if (!f || !seen.insert(f).second)
+                continue;
+            if (!f->defined) {
+                out.push_back(f);
+                continue;
+            }
+            if (f->func)
+                for (auto it = f->func->callees.rbegin(); it != f->func->callees.rend(); ++it)
+                    stack.push_back(*it);
+        }
+        return out;
+    }
+
     std::optional<MergedRecord> keepFunctionRecord(ObjectFile &file, const NvInfoRecord &r) {
         bool missing = false;
         MergedRecord m = mergeRecord(file, r, &missing);
         if (missing)
             return std::nullopt;
-        if (r.code == EIATTR_EXTERNS) {
-            // Only what is still undefined stays listed.
-            std::vector<Symbol *> still;
-            for (auto &[at, sym] : m.symbolWords)
-                if (!sym->defined)
-                    still.push_back(sym);
-            if (still.empty())
-                return std::nullopt;
-            m.payload.assign(still.size() * 4, 0);
-            m.symbolWords.clear();
-            for (size_t i = 0; i < still.size(); ++i)
-                m.symbolWords.push_back({static_cast<uint32_t>(i * 4), still[i]});
+        return m;
+    }
+
+    // An input EXTERNS record keeps the symbols that are still undefined
+    // (in place); it goes when none is.
+    std::optional<MergedRecord> keepUndefinedExterns(MergedRecord m,
+                                                     std::unordered_set<Symbol *> &listed) {
+        std::vector<Symbol *> still;
+        for (auto &[at, sym] : m.symbolWords)
+            if (!sym->defined)
+                still.push_back(sym);
+        if (still.empty())
+            return std::nullopt;
+        m.payload.assign(still.size() * 4, 0);
+        m.symbolWords.clear();
+        for (size_t i = 0; i < still.size(); ++i) {
+            m.symbolWords.push_back({static_cast<uint32_t>(i * 4), still[i]});
+            listed.insert(still[i]);
         }
         return m;
+    }
+
+    // Undefined functions reachable through calls that no kept EXTERNS
+    // record names yet get a new record at the end.
+    void appendExterns(std::vector<MergedRecord> &records, Symbol *owner,
+                       const std::unordered_set<Symbol *> &listed) {
+        std::vector<Symbol *> still;
+        for (Symbol *s : reachableUndefined(owner))
+            if (!listed.count(s))
+                still.push_back(s);
+        if (still.empty())
+            return;
+        MergedRecord m;
+        m.format = EIFMT_SVAL;
+        m.code = EIATTR_EXTERNS;
+        m.payload.assign(still.size() * 4, 0);
+        for (size_t i = 0; i < still.size(); ++i)
+            m.symbolWords.push_back({static_cast<uint32_t>(i * 4), still[i]});
+        records.push_back(std::move(m));
+    }
+
+    // A kernel uses as many named barriers as the most any function it
+    // reaches uses: raised in place, or appended when it had none.
+    void propagateBarriers(std::vector<MergedRecord> &records, Symbol *owner) {
+        if (!owner || !owner->isEntry())
+            return;
+        uint32_t most = 0;
+        std::unordered_set<Symbol *> seen;
+        std::vector<Symbol *> work{owner};
+        while (!work.empty()) {
+            Symbol *f = work.back();
+            work.pop_back();
+            if (!seen.insert(f).second || !f->func)
+                continue;
+            most = std::max(most, f->func->numBarriers);
+            work.insert(work.end(), f->func->callees.begin(), f->func->callees.end());
+        }
+        for (MergedRecord &r : records)
+            if (r.code == EIATTR_NUM_BARRIERS) {
+                r.value = static_cast<uint16_t>(std::max<uint32_t>(r.value, most));
+                return;
+            }
+        if (most == 0)
+            return;
+        MergedRecord m;
+        m.format = EIFMT_BVAL;
+        m.code = EIATTR_NUM_BARRIERS;
+        m.value = static_cast<uint16_t>(most);
+        records.push_back(std::move(m));
+    }
+
+    // A kernel whose call graph recurses gets an unknown (all ones) CRS
+    // stack size.
+    void appendCrsStack(std::vector<MergedRecord> &records, Symbol *owner) {
+        auto it = entryRecursive_.find(owner);
+        if (it == entryRecursive_.end() || !it->second)
+            return;
+        for (MergedRecord &r : records)
+            if (r.code == EIATTR_CRS_STACK_SIZE && r.payload.size() >= 4) {
+                putU32(r.payload, 0, 0xFFFFFFFF);
+                return;
+            }
+        MergedRecord m;
+        m.format = EIFMT_SVAL;
+        m.code = EIATTR_CRS_STACK_SIZE;
+        m.payload.assign(4, 0xFF);
+        records.push_back(std::move(m));
     }
 
     // Direct calls per live caller (callees most recent first, as nvlink's
@@ -513,6 +629,7 @@ private:
     std::vector<Symbol *> functions_;
     std::unordered_map<Symbol *, uint64_t> entryStack_;
     std::unordered_map<Symbol *, uint32_t> entryRegs_;
+    std::unordered_map<Symbol *, bool> entryRecursive_;
     OutputSection *cuinfo_ = nullptr;
     uint32_t compatFastpath_ = ~0u;
 };

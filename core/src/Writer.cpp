@@ -128,8 +128,7 @@ private:
             s.kind == SectionKind::Symtab || s.build)
             return false;
         if (s.isNobits())
-            return s.size == 0 && s.kind != SectionKind::SharedGlobal &&
-                   s.kind != SectionKind::SharedEntry;
+            return s.size == 0 && !s.keepWhenEmpty && s.kind != SectionKind::SharedEntry;
         return s.pieces.empty() ? s.synthetic.empty() : false;
     }
 
@@ -148,6 +147,8 @@ private:
 
     // Sections that get an STT_SECTION symbol in nvlink's output.
     static bool hasSectionSymbol(const OutputSection &s) {
+        if (s.isNobits() && s.size == 0)
+            return false; // nvlink names no empty memory window
         switch (s.kind) {
         case SectionKind::Shstrtab:
         case SectionKind::Strtab:
@@ -191,6 +192,24 @@ private:
         return true;
     }
 
+    // nvlink keeps weak symbols with the locals, where a symbol stays even
+    // when a later strong definition replaces the weak one. Returns the file
+    // whose weak definition came first, or null.
+    const ObjectFile *firstDefinedWeakIn(const Symbol &s) {
+        if (firstDefinitions_.empty())
+            for (auto &file : ctx_.files) {
+                const std::vector<ElfSymbol> &syms = file->elf().symbols();
+                for (size_t i = 1; i < syms.size(); ++i) {
+                    Symbol *g = file->symbols[i];
+                    if (g && !g->isLocal && !syms[i].isUndefined())
+                        firstDefinitions_.try_emplace(
+                            g, syms[i].bind() == STB_WEAK ? file.get() : nullptr);
+                }
+            }
+        auto it = firstDefinitions_.find(&s);
+        return it == firstDefinitions_.end() ? nullptr : it->second;
+    }
+
     // Null; section and local symbols (and weak ones) in creation order;
     // then globals in order of appearance.
     void numberSymbols() {
@@ -214,10 +233,11 @@ private:
                 }
                 if (!emitsSymbol(*s))
                     continue;
-                if (s->isLocal || (s->binding == STB_WEAK && s->defined && s->file == file.get()))
+                if (s->isLocal || firstDefinedWeakIn(*s) == file.get())
                     place(locals_, s);
             }
         }
+        // Sections the linker made get their symbols last.
         for (OutputSection *s : sections_)
             place(locals_, sectionSymbolFor(s));
         for (auto &file : ctx_.files) {
@@ -480,6 +500,7 @@ private:
     OutputSection *shstrtab_ = nullptr, *strtab_ = nullptr, *symtab_ = nullptr;
     std::map<OutputSection *, std::vector<const RelocKeep *>> relocs_;
     std::vector<Symbol *> locals_, globals_;
+    std::unordered_map<const Symbol *, const ObjectFile *> firstDefinitions_;
     std::unordered_map<const OutputSection *, uint32_t> shNames_;
     std::vector<Phdr64> phdrs_;
     uint64_t shoff_ = 0, phoff_ = 0, fileSize_ = 0;

@@ -268,6 +268,11 @@ TEST_CASE("an inconsistent image is rejected by layout()", "[elf][writer]") {
     REQUIRE_THROWS_MATCHES(image.layout(), FatalError,
                            Catch::Message("invalid output image: section 2 '.alias' aliases section 9, "
                                           "which has no file data of its own"));
+    ElfImage odd;
+    odd.addSection(makeSection(".x", SHT_PROGBITS, 3, std::vector<uint8_t>{1}));
+    REQUIRE_THROWS_MATCHES(odd.layout(), FatalError,
+                           Catch::Message("invalid output image: section 1 '.x' has alignment 0x3 "
+                                          "(not a power of two up to 4 GiB)"));
     ElfImage unlaid;
     REQUIRE_THROWS_AS(unlaid.serialize(), FatalError);
 }

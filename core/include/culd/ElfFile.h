@@ -25,12 +25,14 @@ struct ByteView {
     const uint8_t *end() const { return data + size; }
 };
 
-// Whether sections of this type have bytes in the file. Besides SHT_NOBITS,
-// the CUDA memory-space types of relocatable cubins (.nv.global,
-// .nv.shared.*, .nv.local.*, reserved shared) describe memory only: ptxas
-// places them at the running file offset without advancing it, and their
-// sh_offset may even point at the section header table.
-bool sectionTypeHasFileData(uint32_t type);
+// Whether a section has bytes in the file. Besides SHT_NOBITS, the CUDA
+// memory-space types of relocatable cubins (.nv.global, .nv.shared.*,
+// .nv.local.*, .nv.shared.reserved.*) describe memory only: ptxas places them
+// at the running file offset without advancing it, and their sh_offset may
+// even point at the section header table. Mercury (SHF_CUDA_MERCURY) copies
+// of such sections, e.g. sm_110's .nv.merc.nv.shared.reserved.0, do occupy
+// file bytes.
+bool sectionHasFileData(uint32_t type, uint64_t flags);
 
 struct ElfHeader {
     uint8_t elfClass = 0;    // ELFCLASS32 / ELFCLASS64
@@ -62,8 +64,8 @@ struct ElfSection {
 
     bool isNobits() const { return type == elf::SHT_NOBITS; }
     // False for SHT_NOBITS and the CUDA memory-only types (see
-    // sectionTypeHasFileData); `data` is empty for those.
-    bool hasFileData() const { return sectionTypeHasFileData(type); }
+    // sectionHasFileData); `data` is empty for those.
+    bool hasFileData() const { return sectionHasFileData(type, flags); }
     bool isRelocation() const;   // REL, RELA, Mercury RELA, .nv.resolvedrela
     bool isRela() const;         // entries carry an addend
     bool isSymbolTable() const;  // SHT_SYMTAB or the Mercury symbol table

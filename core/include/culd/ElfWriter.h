@@ -16,12 +16,18 @@
 //    to its sh_addralign (0 counts as 1), and advances the running offset by
 //    max(sh_size, reservedSize);
 //  * sections without file data (SHT_NOBITS and the CUDA memory-space types,
-//    see sectionTypeHasFileData) get the running offset rounded up to their
+//    see sectionHasFileData) get the running offset rounded up to their
 //    alignment as sh_offset but do not advance it;
 //  * Mercury alias sections take the offset of the section they alias;
-//  * the section header table follows the data, aligned to 8 (ELF64) or
-//    4 (ELF32), and the program header table follows the section header table
-//    directly; e_phoff is 0 when there are no program headers.
+//  * the section header table follows the data, aligned to 8 (ELF64; the
+//    ELF32 value 4 is unverified: CUDA 13 emits no ELF32 cubins), and the
+//    program header table follows the section header table directly; e_phoff
+//    is 0 when there are no program headers;
+//  * a program header over sections [first, last] starts at the first
+//    section's offset; filesz runs to the end of the file-backed data (or to
+//    the offset of a trailing NOBITS section); memsz is filesz plus the NOBITS
+//    sizes laid end to end at their alignments (they share one file offset
+//    but not memory).
 // nvlink and ptxas trim .shstrtab/.strtab after they lay the file out, which
 // leaves zero-filled slack after those tables; OutputSection::reservedSize
 // models that slack.
@@ -93,10 +99,7 @@ struct OutputProgramHeader {
     uint64_t vaddr = 0, paddr = 0, align = 8;
     SegmentSource source = SegmentSource::Explicit;
     uint32_t firstSection = 0, lastSection = 0; // for SegmentSource::Sections
-    // Given for Explicit, computed by layout() otherwise. For a section range:
-    // offset = first section's offset; filesz ends at the end of the last
-    // section with file data (or at the offset of a trailing NOBITS section);
-    // memsz ends at the end of the section that reaches furthest.
+    // Given for Explicit, computed by layout() otherwise (rules above).
     uint64_t offset = 0, filesz = 0, memsz = 0;
 };
 

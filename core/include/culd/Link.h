@@ -21,5 +21,6 @@ void layoutMemory(Context &ctx);           // Layout.cpp
 void processRelocations(Context &ctx);     // Relocations.cpp
 void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
 void writeOutput(Context &ctx);            // Writer.cpp
+void reportResources(Context &ctx);        // Report.cpp (-v)
 
 } // namespace culd

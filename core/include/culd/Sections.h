@@ -102,6 +102,7 @@ struct OutputSection {
     std::function<void(OutputSection &)> build;
     uint64_t size = 0;                     // for NOBITS: the memory size
     std::vector<RelocApply> applies;       // relocations patched into it
+    bool keepWhenEmpty = false;            // written even at size 0
 
     // Set by the writer.
     uint32_t index = 0;

@@ -25,10 +25,15 @@ struct Symbol;
 struct FunctionInfo {
     uint32_t regCount = 0;
     uint32_t frameSize = 0;
-    bool hasRegCount = false, hasFrameSize = false;
+    uint32_t crsStackSize = 0; // EIATTR_CRS_STACK_SIZE of its .nv.info.<f>
+    uint32_t numBarriers = 0;  // EIATTR_NUM_BARRIERS of its .nv.info.<f>
+    bool hasRegCount = false, hasFrameSize = false, hasCrsStack = false;
     std::vector<Symbol *> callees;      // direct calls (.nv.callgraph)
     bool isEntry = false;
     bool addressTaken = false;
+    // For kernels, computed through the call graph by finalisation.
+    uint32_t propagatedRegs = 0;
+    uint64_t stackSize = 0;
 };
 
 struct Symbol {

@@ -108,8 +108,9 @@ run_job() {
     local nvcc_flags nvlink_flags expect expect_msg
     nvcc_flags=$(conf_get "$conf" nvcc_flags "")
     nvlink_flags=$(conf_get "$conf" nvlink_flags "")
-    expect=$(conf_get "$conf" expect ok)
-    expect_msg=$(conf_get "$conf" expect_message "")
+    # expect.<toolchain> / expect_message.<toolchain> override for one toolchain
+    expect=$(conf_get "$conf" "expect.$tc" "$(conf_get "$conf" expect ok)")
+    expect_msg=$(conf_get "$conf" "expect_message.$tc" "$(conf_get "$conf" expect_message "")")
 
     local tmp
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/culd-fix.XXXXXX")

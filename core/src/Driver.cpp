@@ -100,7 +100,8 @@ int runDriver(const std::vector<std::string> &args) {
             return listPlugins(opts);
         return link(opts);
     } catch (const FatalError &e) {
-        diag.error(e.what());
+        if (*e.what()) // empty: the errors were reported as they happened
+            diag.error(e.what());
     } catch (const std::bad_alloc &) {
         diag.error("out of memory");
     } catch (const std::exception &e) {

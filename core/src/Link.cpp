@@ -49,7 +49,15 @@ void runLink(const Options &opts, const Plugin &plugin) {
     run("layout", ctx, layoutMemory);
     run("relocate", ctx, processRelocations);
     run("finalize", ctx, synthesizeMetadata);
+    // Errors reported along the way (a warning under -Werror, say) stop the
+    // link before anything is written; they have been printed already.
+    if (Diagnostics::get().errorCount())
+        throw FatalError("");
     run("write", ctx, writeOutput);
+    if (opts.dumpCallgraph || opts.dumpCallgraphNoDemangle)
+        dumpCallGraph(ctx);
+    if (!opts.dotFile.empty())
+        writeDotFile(ctx);
     if (opts.verbose)
         reportResources(ctx);
 }

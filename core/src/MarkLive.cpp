@@ -19,9 +19,15 @@ bool matchesAny(std::string_view name, const std::vector<std::string> &patterns)
     return false;
 }
 
+// With --kernels-used or --variables-used, only the kernels named by
+// --kernels-used survive (nvlink drops every kernel for --variables-used
+// alone, and keeps every variable).
 bool isRoot(const Context &ctx, const Symbol &s) {
-    if (s.isEntry())
-        return ctx.opts.kernelsUsed.empty() || matchesAny(s.name, ctx.opts.kernelsUsed);
+    if (s.isEntry()) {
+        if (ctx.opts.kernelsUsed.empty() && ctx.opts.variablesUsed.empty())
+            return true;
+        return matchesAny(s.name, ctx.opts.kernelsUsed);
+    }
     return s.func && s.func->addressTaken;
 }
 

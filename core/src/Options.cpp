@@ -55,26 +55,26 @@ const OptionSpec optionTable[] = {
     {"machine", "m", Arg::Value, Support::Yes, "Address size (64 only)."},
     {"cpu-arch", "cpu-arch", Arg::Value, Support::Yes, "Host CPU architecture."},
     {"relocatable-link", "r", Arg::None, Support::NotYet, "Relocatable (incremental) link."},
-    {"preserve-relocs", "preserve-relocs", Arg::None, Support::NotYet,
+    {"preserve-relocs", "preserve-relocs", Arg::None, Support::Yes,
      "Keep resolved relocations in the output."},
-    {"force-rela", "force-rela", Arg::None, Support::NotYet, "Write RELA sections only."},
-    {"disable-smem-reservation", "disable-smem-reservation", Arg::OptionalBool, Support::NotYet,
+    {"force-rela", "force-rela", Arg::None, Support::Yes, "Write RELA sections only."},
+    {"disable-smem-reservation", "disable-smem-reservation", Arg::OptionalBool, Support::Yes,
      "Do not reserve shared memory (sm_90+)."},
     {"enable-extended-smem", "enable-extended-smem", Arg::OptionalBool, Support::NotYet,
      "Allow extended shared memory."},
-    {"kernels-used", "kernels-used", Arg::Value, Support::NotYet, "Kernels that are used."},
-    {"variables-used", "variables-used", Arg::Value, Support::NotYet, "Variables that are used."},
-    {"use-host-info", "use-host-info", Arg::None, Support::NotYet,
+    {"kernels-used", "kernels-used", Arg::Value, Support::Yes, "Kernels that are used."},
+    {"variables-used", "variables-used", Arg::Value, Support::Yes, "Variables that are used."},
+    {"use-host-info", "use-host-info", Arg::None, Support::Yes,
      "Use host reference information for dead-code removal."},
-    {"ignore-host-info", "ignore-host-info", Arg::None, Support::NotYet,
+    {"ignore-host-info", "ignore-host-info", Arg::None, Support::Yes,
      "Ignore host reference information."},
-    {"keep-system-libraries", "keep-system-libraries", Arg::None, Support::NotYet,
+    {"keep-system-libraries", "keep-system-libraries", Arg::None, Support::Yes,
      "Keep system library code (cudadevrt)."},
-    {"dump-callgraph", "dump-callgraph", Arg::None, Support::NotYet, "Print the call graph."},
-    {"dump-callgraph-no-demangle", "dump-callgraph-no-demangle", Arg::None, Support::NotYet,
+    {"dump-callgraph", "dump-callgraph", Arg::None, Support::Yes, "Print the call graph."},
+    {"dump-callgraph-no-demangle", "dump-callgraph-no-demangle", Arg::None, Support::Yes,
      "Print the call graph without demangling."},
-    {"dot-file", "dot-file", Arg::Value, Support::NotYet, "Write the call graph as Graphviz."},
-    {"allow-undefined-globals", "allow-undefined-globals", Arg::None, Support::NotYet,
+    {"dot-file", "dot-file", Arg::Value, Support::Yes, "Write the call graph as Graphviz."},
+    {"allow-undefined-globals", "allow-undefined-globals", Arg::None, Support::Yes,
      "Accept undefined device variables."},
     {"register-link-binaries", "register-link-binaries", Arg::Value, Support::NotYet,
      "Write the registration header."},
@@ -315,6 +315,20 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.libraries = splitList(values("library"));
     opts.pluginDirs = values("plugin-dir");
     opts.cpuArch = single("cpu-arch");
+    opts.preserveRelocs = vm.count("preserve-relocs");
+    opts.forceRela = vm.count("force-rela");
+    opts.kernelsUsed = splitList(values("kernels-used"));
+    opts.variablesUsed = splitList(values("variables-used"));
+    opts.useHostInfo = vm.count("use-host-info");
+    opts.ignoreHostInfo = vm.count("ignore-host-info");
+    opts.keepSystemLibraries = vm.count("keep-system-libraries");
+    opts.dumpCallgraph = vm.count("dump-callgraph");
+    opts.dumpCallgraphNoDemangle = vm.count("dump-callgraph-no-demangle");
+    if (opts.dumpCallgraph && opts.dumpCallgraphNoDemangle)
+        throw FatalError("options '--dump-callgraph' and '--dump-callgraph-no-demangle' are "
+                         "mutually exclusive");
+    opts.dotFile = single("dot-file");
+    opts.allowUndefinedGlobals = vm.count("allow-undefined-globals");
     if (vm.count("disable-smem-reservation"))
         opts.disableSmemReservation =
             parseBool("disable-smem-reservation", single("disable-smem-reservation"));

@@ -109,9 +109,13 @@ private:
         bool apply = desc->resolver == CULD_RESOLVE_LINKER ||
                      (desc->resolver == CULD_RESOLVE_EITHER && resolvedAtLinkTime(kind));
         uint64_t offset = target.outOffset + r.offset;
-        if (apply)
-            return record(*target.out, offset, *desc, *sym, kind, r.addend, !rela);
-        keep(target, offset, *desc, *sym, r.addend, rela);
+        if (!apply)
+            return keep(target, offset, *desc, *sym, r.addend, rela, false);
+        record(*target.out, offset, *desc, *sym, kind, r.addend, !rela);
+        // --preserve-relocs lists what was resolved in debug data in
+        // .nv.resolvedrela<section> (what nvlink 13.0 was seen to keep).
+        if (ctx_.opts.preserveRelocs && target.kind == SectionKind::Debug)
+            keep(target, offset, *desc, *sym, r.addend, true, true);
     }
 
     static bool isClear(const culd_reloc_desc &d) {
@@ -146,8 +150,9 @@ private:
     }
 
     void keep(InputSection &target, uint64_t offset, const culd_reloc_desc &desc, Symbol &sym,
-              int64_t addend, bool rela) {
+              int64_t addend, bool rela, bool resolved) {
         RelocKeep k;
+        k.resolved = resolved;
         k.target = target.out;
         k.offset = offset;
         k.type = (desc.flags & CULD_RELOC_F_UNIFIED) ? desc.plain_type : desc.type;

@@ -275,6 +275,8 @@ private:
             m.symbolWords.push_back({0, f});
             records.push_back(std::move(m));
         }
+        if (records.empty())
+            return; // nvlink writes no empty .nv.info
         OutputSection *info = makeSynthetic(".nv.info", SHT_CUDA_INFO, SectionKind::NvInfo, 4);
         info->linkToSymtab = true;
         info->build = [records = std::move(records)](OutputSection &self) {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <tuple>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -89,15 +90,16 @@ private:
     // One .rela<x> / .rel<x> per patched section, in the order the first
     // relocation for it was kept.
     void makeRelocationSections() {
-        std::map<std::pair<OutputSection *, bool>, OutputSection *> bySection;
+        std::map<std::tuple<OutputSection *, bool, bool>, OutputSection *> bySection;
         for (const RelocKeep &k : ctx_.keptRelocs) {
-            OutputSection *&rel = bySection[{k.target, k.rela}];
+            OutputSection *&rel = bySection[{k.target, k.rela, k.resolved}];
             if (!rel) {
-                rel = ctx_.makeOutput((k.rela ? ".rela" : ".rel") + k.target->name,
-                                      k.rela ? SHT_RELA : SHT_REL, SHF_INFO_LINK);
+                std::string prefix = k.resolved ? ".nv.resolvedrela" : k.rela ? ".rela" : ".rel";
+                uint32_t type = k.resolved ? SHT_CUDA_RESOLVED_RELA : k.rela ? SHT_RELA : SHT_REL;
+                rel = ctx_.makeOutput(prefix + k.target->name, type, SHF_INFO_LINK);
                 rel->kind = SectionKind::Reloc;
                 rel->addralign = 8;
-                rel->entsize = k.rela ? 24 : 16;
+                rel->entsize = k.rela || k.resolved ? 24 : 16;
                 rel->linkToSymtab = true;
                 rel->infoSection = k.target;
                 relocs_[rel];
@@ -115,7 +117,7 @@ private:
                                                     : 0);
                     uint64_t info = (uint64_t(sym) << 32) | k->type;
                     uint64_t words[3] = {k->offset, info, static_cast<uint64_t>(k->addend)};
-                    size_t n = self.type == SHT_RELA ? 24 : 16;
+                    size_t n = self.type == SHT_REL ? 16 : 24;
                     const uint8_t *p = reinterpret_cast<const uint8_t *>(words);
                     self.synthetic.insert(self.synthetic.end(), p, p + n);
                 }
@@ -178,16 +180,16 @@ private:
         if (!s.emitted || s.isSectionSymbol)
             return false;
         if (!s.isLocal && isLinkerProvided(s.name))
-            return s.name == ".nv.reservedSmem.offset0" && ctx_.arch.reserved_smem &&
-                   !ctx_.opts.disableSmemReservation;
+            return s.name == ".nv.reservedSmem.offset0" && ctx_.arch.reserved_smem;
         if (s.defined && s.section && (!s.section->isLive() || !s.section->out))
             return false;
         if (s.isFunction() && s.defined && !s.live)
             return false;
         if ((s.other & 0xE0) == STO_CUDA_SHARED)
             return false;
-        // Compiler-internal locals (the parameter-area `_param`) stay out.
-        if (s.isLocal && (s.other & 0x3) == 1)
+        // Compiler-internal locals (the parameter-area `_param`) stay out,
+        // except that nvlink keeps them under --preserve-relocs.
+        if (s.isLocal && (s.other & 0x3) == 1 && !ctx_.opts.preserveRelocs)
             return false;
         return true;
     }
@@ -412,7 +414,8 @@ private:
         eh.ident[4] = ELFCLASS64;
         eh.type = ctx_.opts.relocatable ? ET_REL : ET_EXEC;
         eh.machine = EM_CUDA;
-        eh.version = 1;
+        // Older toolkits store their version here (118 for CUDA 11.8).
+        eh.version = in.version;
         eh.phoff = phoff_;
         eh.shoff = shoff_;
         eh.flags = elfFlags();
@@ -446,8 +449,11 @@ private:
         std::memcpy(image.data() + phoff_, phdrs_.data(), phdrs_.size() * sizeof(Phdr64));
     }
 
-    // (cuinfo index << 24) | (SM << 8) | the arch's low byte.
+    // ABI v8: (cuinfo index << 24) | (SM << 8) | the arch's low byte.
+    // ABI v7 (CUDA <= 12): (virtual SM << 16) | fixed bits | SM.
     uint32_t elfFlags() const {
+        if (ctx_.arch.elf_abi == CULD_ELF_ABI_V7)
+            return (ctx_.arch.sm << 16) | ctx_.arch.elf_flags_low | ctx_.arch.sm;
         uint32_t cuinfo = ctx_.cuinfo ? ctx_.cuinfo->index : 0;
         return (std::min<uint32_t>(cuinfo, 0xFF) << 24) | (ctx_.arch.sm << 8) |
                ctx_.arch.elf_flags_low;

@@ -22,5 +22,7 @@ void processRelocations(Context &ctx);     // Relocations.cpp
 void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
 void writeOutput(Context &ctx);            // Writer.cpp
 void reportResources(Context &ctx);        // Report.cpp (-v)
+void dumpCallGraph(Context &ctx);          // CallGraphDump.cpp
+void writeDotFile(Context &ctx);           // CallGraphDump.cpp
 
 } // namespace culd

@@ -37,6 +37,7 @@ struct RelocKeep {
     OutputSection *symbolSection = nullptr;
     int64_t addend = 0;
     bool rela = true;                // RELA vs REL section
+    bool resolved = false;           // applied, recorded for --preserve-relocs
 };
 
 // Value of one bit action (before it is masked to the field width).

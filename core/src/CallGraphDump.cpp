@@ -10,8 +10,9 @@
 //   2: &pointed(int) [24] -> 1
 // A function "potentially calls" its direct callees and, when it makes an
 // indirect call, every address-taken function with the same prototype.
-// Note: nvlink 13.0 prints nothing for --dump-callgraph and demangled names
-// for --dump-callgraph-no-demangle; culd does what the option names say.
+// Like nvlink, the dump goes to stderr. nvlink's own demangler writes a
+// template's dependent return type as `T1` and pointers as `float *`; culd
+// uses the C++ runtime's demangler, so such names read differently.
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
@@ -97,7 +98,7 @@ void dumpCallGraph(Context &ctx) {
         os << '\n';
     }
     std::string text = os.str();
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
 void writeDotFile(Context &ctx) {

@@ -12,6 +12,7 @@
 //   4. targets with reserved shared memory add it to every kernel's size.
 // In relocatable cubins a shared variable's st_value holds its alignment (as
 // for SHN_COMMON), not an offset.
+#include "culd/CallGraph.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
@@ -153,23 +154,18 @@ private:
             }
     }
 
-    std::vector<Symbol *> kernels() const {
+    // Kernels in output order; indexes each one's code and shared window.
+    std::vector<Symbol *> kernels() {
         std::vector<Symbol *> out;
-        for (OutputSection *o : ctx_.outputs)
-            if (o->kind == SectionKind::Text && o->owner && o->owner->isEntry())
+        for (OutputSection *o : ctx_.outputs) {
+            if (o->kind == SectionKind::SharedEntry && o->owner)
+                sharedOf_[o->owner] = o;
+            if (o->kind == SectionKind::Text && o->owner && o->owner->isEntry()) {
                 out.push_back(o->owner);
+                textOf_[o->owner] = o;
+            }
+        }
         return out;
-    }
-
-    std::vector<Symbol *> reachable(Symbol &kernel) const {
-        std::vector<Symbol *> order{&kernel};
-        std::unordered_set<Symbol *> seen{&kernel};
-        for (size_t i = 0; i < order.size(); ++i)
-            if (order[i]->func)
-                for (Symbol *c : order[i]->func->callees)
-                    if (seen.insert(c).second)
-                        order.push_back(c);
-        return order;
     }
 
     void layoutKernel(Symbol &kernel, uint64_t moduleAlign) {
@@ -177,7 +173,12 @@ private:
         uint64_t start = 0; // the kernel's own variables follow the module
                             // shared it reaches
         std::vector<Symbol *> externs;
-        for (Symbol *f : reachable(kernel)) {
+        std::vector<Symbol *> reached;
+        ctx_.walker.walk(&kernel, [&](Symbol *f) {
+            reached.push_back(f);
+            return true;
+        });
+        for (Symbol *f : reached) {
             auto it = uses_.find(f);
             if (it == uses_.end())
                 continue;
@@ -212,10 +213,8 @@ private:
     }
 
     OutputSection *sharedSectionOf(const Symbol &kernel) const {
-        for (OutputSection *o : ctx_.outputs)
-            if (o->kind == SectionKind::SharedEntry && o->owner == &kernel)
-                return o;
-        return nullptr;
+        auto it = sharedOf_.find(&kernel);
+        return it == sharedOf_.end() ? nullptr : it->second;
     }
 
     OutputSection *makeSharedSection(Symbol &kernel) {
@@ -224,9 +223,7 @@ private:
         out->kind = SectionKind::SharedEntry;
         out->owner = &kernel;
         out->addralign = 4;
-        for (OutputSection *o : ctx_.outputs)
-            if (o->kind == SectionKind::Text && o->owner == &kernel)
-                out->infoSection = o;
+        out->infoSection = textOf_.at(&kernel);
         return out;
     }
 
@@ -237,6 +234,7 @@ private:
     std::unordered_map<Symbol *, std::unordered_set<Symbol *>> uses_;
     std::unordered_map<Symbol *, uint64_t> externOffsets_;
     OutputSection *moduleShared_ = nullptr;
+    std::unordered_map<const Symbol *, OutputSection *> sharedOf_, textOf_;
 };
 
 void assignDataValues(Context &ctx) {

@@ -40,11 +40,18 @@ void runLink(const Options &opts, const Plugin &plugin) {
     if (opts.outputFile.empty())
         throw FatalError("no output file given (use -o FILE)");
     Context ctx(opts, plugin, *arch);
+    // nvlink says so too: on sm_90 and later its --preserve-relocs covers
+    // only part of what was resolved (see Relocations.cpp).
+    if (opts.preserveRelocs && arch->sm >= 90)
+        Diagnostics::get().warning("Option '--preserve-relocs' is not fully implemented for gpu "
+                                   "architecture '" + opts.archText +
+                                   "' and may not work as expected");
 
     run("read", ctx, readInputs);
     run("resolve", ctx, resolveSymbols);
     run("callgraph", ctx, buildCallGraph);
     run("mark-live", ctx, markLive);
+    run("analyze", ctx, analyzeCallGraph);
     run("merge", ctx, createOutputSections);
     run("layout", ctx, layoutMemory);
     run("relocate", ctx, processRelocations);

@@ -148,8 +148,8 @@ public:
             return resolveCommon(*s, es, file, section);
         bool newWeak = es.bind() == STB_WEAK, oldWeak = s->binding == STB_WEAK;
         if (!newWeak && !oldWeak)
-            throw FatalError("Multiple definition of '" + std::string(es.name) + "' in '" +
-                             file.name() + "', first defined in '" + s->file->name() + "'");
+            return conflict("Multiple definition of '" + std::string(es.name) + "' in '" +
+                            file.name() + "', first defined in '" + s->file->name() + "'");
         if (oldWeak && !newWeak)
             return replace(*s, es, file, section);
         if (!oldWeak && newWeak)
@@ -177,10 +177,21 @@ public:
             }
         }
         if (Diagnostics::get().errorCount())
-            throw FatalError("undefined references; no output written");
+            throw FatalError("");
+    }
+
+    // Like nvlink, every conflict is reported before the link gives up.
+    void failOnConflicts() const {
+        if (conflicts_)
+            throw FatalError("");
     }
 
 private:
+    void conflict(const std::string &message) {
+        Diagnostics::get().error(message);
+        ++conflicts_;
+    }
+
     void replace(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
         discard(s.section);
         bool addressTaken = s.other & 0x08;
@@ -205,8 +216,8 @@ private:
                          InputSection *section) {
         if (es.type() != STT_FUNC) {
             if (es.size != s.size)
-                throw FatalError("Size doesn't match for '" + std::string(es.name) + "' in '" +
-                                 file.name() + "', first specified in '" + s.file->name() + "'");
+                conflict("Size doesn't match for '" + std::string(es.name) + "' in '" +
+                         file.name() + "', first specified in '" + s.file->name() + "'");
             return; // the first weak data definition wins
         }
         // Weak functions: fewer registers wins; otherwise the first one.
@@ -220,6 +231,7 @@ private:
 
     Context &ctx_;
     std::unordered_map<Symbol *, std::vector<ObjectFile *>> referrers_;
+    unsigned conflicts_ = 0;
 };
 
 void createLocal(Context &ctx, ObjectFile &file, const ElfSymbol &es, Symbol *&slot) {
@@ -270,6 +282,7 @@ void resolveSymbols(Context &ctx) {
         }
         assignOwners(*file);
     }
+    resolver.failOnConflicts();
     resolver.reportUndefined();
 }
 

@@ -125,54 +125,26 @@ private:
     }
 
     // Register counts raised to the maximum over callees, and the deepest
-    // frame-size sum along any call path, for every kernel.
+    // frame-size sum along any call path, for every kernel (analyzed once
+    // for the whole graph by analyzeCallGraph).
     void computeStacks() {
         for (Symbol *f : functions_) {
             if (!f->isEntry() || !f->func)
                 continue;
-            std::unordered_set<Symbol *> onPath;
-            bool recursive = false;
-            uint32_t regs = 0;
-            std::unordered_set<Symbol *> visited;
-            uint64_t stack = deepest(f, onPath, recursive);
-            maxRegs(f, visited, regs);
+            FunctionInfo &info = *f->func;
+            bool recursive = info.reachesRecursion;
             // nvlink writes "unknown" (all ones) when recursion makes the
             // stack unbounded.
-            if (recursive)
-                stack = 0xFFFFFFFF;
+            uint64_t stack = recursive ? 0xFFFFFFFF : info.deepestStack;
             entryStack_[f] = stack;
-            entryRegs_[f] = regs;
-            f->func->stackSize = stack;
+            entryRegs_[f] = info.reachRegs;
             entryRecursive_[f] = recursive;
-            f->func->propagatedRegs = std::max(regs, f->func->regCount);
+            info.stackSize = stack;
+            info.propagatedRegs = std::max(info.reachRegs, info.regCount);
             if (recursive && !ctx_.opts.suppressStackSizeWarning)
                 Diagnostics::get().warning("Stack size for entry function '" +
                                            std::string(f->name) +
                                            "' cannot be statically determined");
-        }
-    }
-
-    uint64_t deepest(Symbol *f, std::unordered_set<Symbol *> &onPath, bool &recursive) {
-        if (onPath.count(f)) {
-            recursive = true;
-            return 0;
-        }
-        onPath.insert(f);
-        uint64_t below = 0;
-        if (f->func)
-            for (Symbol *c : f->func->callees)
-                below = std::max(below, deepest(c, onPath, recursive));
-        onPath.erase(f);
-        return (f->func ? f->func->frameSize : 0) + below;
-    }
-
-    void maxRegs(Symbol *f, std::unordered_set<Symbol *> &visited, uint32_t &regs) {
-        if (!visited.insert(f).second)
-            return;
-        if (f->func) {
-            regs = std::max(regs, f->func->regCount);
-            for (Symbol *c : f->func->callees)
-                maxRegs(c, visited, regs);
         }
     }
 
@@ -384,13 +356,14 @@ private:
                     !s->text->out)
                     continue;
                 std::vector<MergedRecord> records;
-                std::unordered_set<Symbol *> listed;
-                bool hadExterns = false;
+                bool entry = s->owner && s->owner->isEntry();
+                bool externsInPlace = false;
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()})) {
                     std::optional<MergedRecord> m = keepFunctionRecord(*file, r);
                     if (m && r.code == EIATTR_EXTERNS) {
-                        hadExterns = true;
-                        m = keepUndefinedExterns(std::move(*m), listed);
+                        m = entry ? kernelExterns(std::move(*m), *file, s->owner)
+                                  : stillUndefined(std::move(*m));
+                        externsInPlace = entry && m.has_value();
                     }
                     if (m)
                         records.push_back(std::move(*m));
@@ -399,8 +372,9 @@ private:
                 // Recomputed records go at the end, as nvlink appends them.
                 propagateBarriers(records, s->owner);
                 appendCrsStack(records, s->owner);
-                if (hadExterns)
-                    appendExterns(records, s->owner, listed);
+                if (entry && !externsInPlace)
+                    if (std::optional<MergedRecord> m = externsRecord(reachableUndefined(s->owner)))
+                        records.push_back(std::move(*m));
                 OutputSection *out = ctx_.makeOutput(std::string(s->name()), SHT_CUDA_INFO,
                                                      SHF_INFO_LINK);
                 out->kind = SectionKind::NvInfoFunc;
@@ -418,22 +392,13 @@ private:
 
     std::vector<Symbol *> reachableUndefined(Symbol *root) {
         std::vector<Symbol *> out;
-        std::unordered_set<Symbol *> seen;
-        std::vector<Symbol *> stack{root};
-        // Depth-first, callees in order, so the list reads in call order.
-        while (!stack.empty()) {
-            Symbol *f = stack.back();
-            stack.pop_back();
-            if (!f || !seen.insert(f).second)
-                continue;
-            if (!f->defined) {
+        ctx_.walker.walk(root, [&](Symbol *f) {
+            if (f->defined)
+                return true;
+            if (std::find(out.begin(), out.end(), f) == out.end())
                 out.push_back(f);
-                continue;
-            }
-            if (f->func)
-                for (auto it = f->func->callees.rbegin(); it != f->func->callees.rend(); ++it)
-                    stack.push_back(*it);
-        }
+            return false;
+        });
         return out;
     }
 
@@ -445,60 +410,48 @@ private:
         return m;
     }
 
-    // An input EXTERNS record keeps the symbols that are still undefined
-    // (in place); it goes when none is.
-    std::optional<MergedRecord> keepUndefinedExterns(MergedRecord m,
-                                                     std::unordered_set<Symbol *> &listed) {
+    static std::optional<MergedRecord> externsRecord(const std::vector<Symbol *> &symbols) {
+        if (symbols.empty())
+            return std::nullopt;
+        MergedRecord m;
+        m.format = EIFMT_SVAL;
+        m.code = EIATTR_EXTERNS;
+        m.payload.assign(symbols.size() * 4, 0);
+        for (size_t i = 0; i < symbols.size(); ++i)
+            m.symbolWords.push_back({static_cast<uint32_t>(i * 4), symbols[i]});
+        return m;
+    }
+
+    // A device function's EXTERNS keeps the names that are still undefined.
+    static std::optional<MergedRecord> stillUndefined(MergedRecord m) {
         std::vector<Symbol *> still;
         for (auto &[at, sym] : m.symbolWords)
             if (!sym->defined)
                 still.push_back(sym);
-        if (still.empty())
-            return std::nullopt;
-        m.payload.assign(still.size() * 4, 0);
-        m.symbolWords.clear();
-        for (size_t i = 0; i < still.size(); ++i) {
-            m.symbolWords.push_back({static_cast<uint32_t>(i * 4), still[i]});
-            listed.insert(still[i]);
-        }
-        return m;
+        return externsRecord(still);
     }
 
-    // Undefined functions reachable through calls that no kept EXTERNS
-    // record names yet get a new record at the end.
-    void appendExterns(std::vector<MergedRecord> &records, Symbol *owner,
-                       const std::unordered_set<Symbol *> &listed) {
-        std::vector<Symbol *> still;
-        for (Symbol *s : reachableUndefined(owner))
-            if (!listed.count(s))
-                still.push_back(s);
-        if (still.empty())
-            return;
-        MergedRecord m;
-        m.format = EIFMT_SVAL;
-        m.code = EIATTR_EXTERNS;
-        m.payload.assign(still.size() * 4, 0);
-        for (size_t i = 0; i < still.size(); ++i)
-            m.symbolWords.push_back({static_cast<uint32_t>(i * 4), still[i]});
-        records.push_back(std::move(m));
+    // A kernel's EXTERNS: nvlink drops the record while merging when every
+    // name in it was defined by an earlier input (a fresh one is appended
+    // later); otherwise it stays in place and is rewritten with the
+    // undefined functions the kernel can reach.
+    std::optional<MergedRecord> kernelExterns(MergedRecord m, const ObjectFile &file,
+                                              Symbol *kernel) {
+        bool allDefinedEarlier = true;
+        for (auto &[at, sym] : m.symbolWords)
+            if (!sym->defined || !sym->file || sym->file->order() >= file.order())
+                allDefinedEarlier = false;
+        if (allDefinedEarlier)
+            return std::nullopt;
+        return externsRecord(reachableUndefined(kernel));
     }
 
     // A kernel uses as many named barriers as the most any function it
     // reaches uses: raised in place, or appended when it had none.
     void propagateBarriers(std::vector<MergedRecord> &records, Symbol *owner) {
-        if (!owner || !owner->isEntry())
+        if (!owner || !owner->isEntry() || !owner->func)
             return;
-        uint32_t most = 0;
-        std::unordered_set<Symbol *> seen;
-        std::vector<Symbol *> work{owner};
-        while (!work.empty()) {
-            Symbol *f = work.back();
-            work.pop_back();
-            if (!seen.insert(f).second || !f->func)
-                continue;
-            most = std::max(most, f->func->numBarriers);
-            work.insert(work.end(), f->func->callees.begin(), f->func->callees.end());
-        }
+        uint32_t most = owner->func->reachBarriers;
         for (MergedRecord &r : records)
             if (r.code == EIATTR_NUM_BARRIERS) {
                 r.value = static_cast<uint16_t>(std::max<uint32_t>(r.value, most));

@@ -2,13 +2,13 @@
 // .nv.prototype, in input order (so output is deterministic).
 #pragma once
 
+#include "culd/Symbols.h"
+
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
 namespace culd {
-
-struct Symbol;
 
 struct CallGraph {
     // A symbol with a prototype string (the input's .strtab offset turned
@@ -27,4 +27,38 @@ struct CallGraph {
     std::vector<SymbolWord> prototypes;    // .nv.prototype
 };
 
+// Visits every function a root reaches through direct calls, depth first
+// and callees in order (so lists built from it read in call order). Marks
+// live in FunctionInfo, so a walk allocates nothing but its stack and costs
+// O(what it reaches); each walk bumps the stamp instead of clearing marks.
+class CallGraphWalker {
+public:
+    // `visit(Symbol *)` returns false to not descend into that function.
+    template <class Visit> void walk(Symbol *root, Visit visit) {
+        ++stamp_;
+        stack_.clear();
+        stack_.push_back(root);
+        while (!stack_.empty()) {
+            Symbol *f = stack_.back();
+            stack_.pop_back();
+            if (f->func) {
+                if (f->func->walkStamp == stamp_)
+                    continue;
+                f->func->walkStamp = stamp_;
+            }
+            if (!visit(f) || !f->func)
+                continue;
+            const std::vector<Symbol *> &callees = f->func->callees;
+            for (auto it = callees.rbegin(); it != callees.rend(); ++it)
+                if (!(*it)->func || (*it)->func->walkStamp != stamp_)
+                    stack_.push_back(*it);
+        }
+    }
+
+private:
+    uint32_t stamp_ = 0;
+    std::vector<Symbol *> stack_;
+};
+
 } // namespace culd
+

@@ -29,6 +29,7 @@ struct Context {
     std::vector<std::unique_ptr<ObjectFile>> files;
     SymbolTable symtab;
     CallGraph callGraph;
+    CallGraphWalker walker;
     // The output .strtab; prototype strings go in first, as nvlink does.
     StringTable strtab;
 

@@ -15,6 +15,7 @@ void runLink(const Options &opts, const Plugin &plugin);
 void readInputs(Context &ctx);             // InputFiles.cpp
 void resolveSymbols(Context &ctx);         // SymbolTable.cpp
 void buildCallGraph(Context &ctx);         // CallGraph.cpp
+void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
 void markLive(Context &ctx);               // MarkLive.cpp
 void createOutputSections(Context &ctx);   // OutputSections.cpp
 void layoutMemory(Context &ctx);           // Layout.cpp

@@ -31,7 +31,14 @@ struct FunctionInfo {
     std::vector<Symbol *> callees;      // direct calls (.nv.callgraph)
     bool isEntry = false;
     bool addressTaken = false;
-    // For kernels, computed through the call graph by finalisation.
+    // Through the call graph (analyzeCallGraph): over everything this
+    // function reaches, itself included.
+    uint32_t reachRegs = 0;      // most registers
+    uint32_t reachBarriers = 0;  // most named barriers
+    uint64_t deepestStack = 0;   // largest frame-size sum along a call path
+    bool reachesRecursion = false;
+    uint32_t walkStamp = 0;      // CallGraphWalker's visited mark
+    // For kernels, what finalisation reports (-v).
     uint32_t propagatedRegs = 0;
     uint64_t stackSize = 0;
 };

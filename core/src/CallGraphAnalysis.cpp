@@ -1,0 +1,160 @@
+// Facts that flow up the call graph, computed once for every function in
+// linear time: Tarjan's strongly connected components (iterative, so deep
+// call chains cannot overflow the stack), then one pass over the components
+// in reverse topological order. A function reaches recursion when its
+// component has a cycle or a callee reaches one; the stack of such a kernel
+// cannot be determined statically.
+#include "culd/Context.h"
+#include "culd/Link.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace culd {
+
+namespace {
+
+class SccBuilder {
+public:
+    explicit SccBuilder(const std::vector<Symbol *> &nodes) : nodes_(nodes) {
+        for (size_t i = 0; i < nodes.size(); ++i)
+            id_[nodes[i]] = i;
+        index_.assign(nodes.size(), -1);
+        low_.assign(nodes.size(), 0);
+        onStack_.assign(nodes.size(), false);
+        component_.assign(nodes.size(), 0);
+    }
+
+    // Components in reverse topological order (callees before callers).
+    std::vector<std::vector<size_t>> run() {
+        for (size_t v = 0; v < nodes_.size(); ++v)
+            if (index_[v] < 0)
+                visit(v);
+        return components_;
+    }
+
+    size_t componentOf(size_t v) const { return component_[v]; }
+    size_t idOf(Symbol *s) const { return id_.at(s); }
+    bool contains(Symbol *s) const { return id_.count(s) != 0; }
+
+private:
+    const std::vector<Symbol *> &callees(size_t v) const {
+        static const std::vector<Symbol *> none;
+        FunctionInfo *f = nodes_[v]->func;
+        return f ? f->callees : none;
+    }
+
+    void visit(size_t root) {
+        struct Frame {
+            size_t v;
+            size_t next;
+        };
+        std::vector<Frame> frames{{root, 0}};
+        open(root);
+        while (!frames.empty()) {
+            Frame &fr = frames.back();
+            const std::vector<Symbol *> &out = callees(fr.v);
+            if (fr.next < out.size()) {
+                Symbol *c = out[fr.next++];
+                auto it = id_.find(c);
+                if (it == id_.end())
+                    continue;
+                size_t w = it->second;
+                if (index_[w] < 0) {
+                    open(w);
+                    frames.push_back({w, 0});
+                } else if (onStack_[w]) {
+                    low_[fr.v] = std::min(low_[fr.v], index_[w]);
+                }
+                continue;
+            }
+            size_t v = fr.v;
+            frames.pop_back();
+            if (!frames.empty())
+                low_[frames.back().v] = std::min(low_[frames.back().v], low_[v]);
+            if (low_[v] == index_[v])
+                close(v);
+        }
+    }
+
+    void open(size_t v) {
+        index_[v] = low_[v] = counter_++;
+        stack_.push_back(v);
+        onStack_[v] = true;
+    }
+
+    void close(size_t v) {
+        std::vector<size_t> members;
+        size_t w;
+        do {
+            w = stack_.back();
+            stack_.pop_back();
+            onStack_[w] = false;
+            component_[w] = components_.size();
+            members.push_back(w);
+        } while (w != v);
+        components_.push_back(std::move(members));
+    }
+
+    const std::vector<Symbol *> &nodes_;
+    std::unordered_map<Symbol *, size_t> id_;
+    std::vector<long> index_, low_;
+    std::vector<bool> onStack_;
+    std::vector<size_t> component_;
+    std::vector<size_t> stack_;
+    std::vector<std::vector<size_t>> components_;
+    long counter_ = 0;
+};
+
+} // namespace
+
+void analyzeCallGraph(Context &ctx) {
+    std::vector<Symbol *> nodes;
+    for (Symbol *s : ctx.symtab.globals())
+        if (s->func)
+            nodes.push_back(s);
+    for (auto &file : ctx.files)
+        for (Symbol *s : file->symbols)
+            if (s && s->isLocal && s->func)
+                nodes.push_back(s);
+
+    SccBuilder scc(nodes);
+    std::vector<std::vector<size_t>> components = scc.run();
+    for (const std::vector<size_t> &members : components) {
+        // Own facts of the component, then what its callees (in components
+        // already done) contribute.
+        uint32_t regs = 0, barriers = 0;
+        uint64_t ownFrames = 0, below = 0;
+        bool recursive = members.size() > 1;
+        size_t self = scc.componentOf(members.front());
+        for (size_t m : members) {
+            FunctionInfo &f = *nodes[m]->func;
+            regs = std::max(regs, f.regCount);
+            barriers = std::max(barriers, f.numBarriers);
+            ownFrames = std::max<uint64_t>(ownFrames, f.frameSize);
+            for (Symbol *c : f.callees) {
+                if (!scc.contains(c))
+                    continue;
+                if (scc.componentOf(scc.idOf(c)) == self) {
+                    recursive = true;
+                    continue;
+                }
+                FunctionInfo &cf = *c->func;
+                regs = std::max(regs, cf.reachRegs);
+                barriers = std::max(barriers, cf.reachBarriers);
+                below = std::max(below, cf.deepestStack);
+                recursive = recursive || cf.reachesRecursion;
+            }
+        }
+        for (size_t m : members) {
+            FunctionInfo &f = *nodes[m]->func;
+            f.reachRegs = regs;
+            f.reachBarriers = barriers;
+            f.reachesRecursion = recursive;
+            // Exact for acyclic graphs; with recursion the size is unknown.
+            f.deepestStack = (members.size() == 1 ? f.frameSize : ownFrames) + below;
+        }
+    }
+}
+
+} // namespace culd

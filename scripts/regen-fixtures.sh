@@ -92,7 +92,8 @@ fixture_dir_name() { # ARCH TC
 run_job() {
     local case=$1 arch=$2 tc=$3
     local cdir=$CORPUS/$case conf=$CORPUS/$case/case.conf
-    local out=$FIX/$case/$(fixture_dir_name "$arch" "$tc")
+    local out
+    out=$FIX/$case/$(fixture_dir_name "$arch" "$tc")
     local TC_PATH TC_NVCC_EXTRA
     toolchain_env "$tc"
 
@@ -102,7 +103,7 @@ run_job() {
     local stems
     stems=$(conf_get "$conf" inputs "")
     if [ -z "$stems" ]; then
-        stems=$(cd "$cdir" && ls -1 -- *.cu | sed 's/\.cu$//' | sort | tr '\n' ' ')
+        stems=$(cd "$cdir" && printf '%s\n' *.cu | sed 's/\.cu$//' | sort | tr '\n' ' ')
     fi
 
     local nvcc_flags nvlink_flags expect expect_msg
@@ -177,29 +178,33 @@ fi
 START=$(date +%s)
 
 have13=0 have11=0 v11=
-v13=$(toolchain_version cuda13 || true)
-if [ -n "$v13" ] && [ -x "$CUDA13/bin/nvlink" ]; then
+v13=
+if [ -x "$CUDA13/bin/nvcc" ] && [ -x "$CUDA13/bin/nvlink" ]; then
+    v13=$(toolchain_version cuda13 || true)
+fi
+if [ "${v13#V13.}" != "$v13" ]; then
     have13=1
     [ "$v13" = "$CUDA13_WANT" ] || echo "warning: CUDA13 nvcc is $v13, fixtures were made with $CUDA13_WANT" >&2
 else
-    echo "skip: no CUDA 13 toolchain at CUDA13=$CUDA13 (nvcc/nvlink) - modern fixtures not rebuilt" >&2
+    echo "skip: no CUDA 13.x nvcc+nvlink in CUDA13=$CUDA13/bin (got '${v13:-nothing}') - modern fixtures not rebuilt" >&2
 fi
 if [ "${SKIP_LEGACY:-0}" = 1 ]; then
     echo "skip: SKIP_LEGACY=1 - legacy (CUDA 11.8) fixtures not rebuilt" >&2
 else
-    v11=$(toolchain_version cuda11 || true)
+    if [ -x "$CUDA11_BIN/nvcc" ] && [ -x "$CUDA11_BIN/nvlink" ]; then
+        v11=$(toolchain_version cuda11 || true)
+    fi
     case $v11 in
     V11.*)
-        if PATH="$CUDA11_BIN:$CUDA11_PATH:$PATH" command -v nvlink >/dev/null &&
-            command -v "$CUDA11_CCBIN" >/dev/null; then
+        if command -v "$CUDA11_CCBIN" >/dev/null; then
             have11=1
             [ "$v11" = "$CUDA11_WANT" ] || echo "warning: legacy nvcc is $v11, fixtures were made with $CUDA11_WANT" >&2
         else
-            echo "skip: CUDA 11 nvcc found but nvlink or host compiler $CUDA11_CCBIN missing - legacy fixtures not rebuilt" >&2
+            echo "skip: CUDA 11 nvcc found but host compiler $CUDA11_CCBIN missing - legacy fixtures not rebuilt" >&2
         fi
         ;;
     *)
-        echo "skip: no CUDA 11.x toolchain in CUDA11_BIN=$CUDA11_BIN (got '${v11:-nothing}') - legacy fixtures not rebuilt" >&2
+        echo "skip: no CUDA 11.x nvcc+nvlink in CUDA11_BIN=$CUDA11_BIN (got '${v11:-nothing}') - legacy fixtures not rebuilt" >&2
         ;;
     esac
 fi
@@ -214,7 +219,7 @@ if [ $# -gt 0 ]; then
         [ -f "$CORPUS/$c/case.conf" ] || { echo "no such case: $c" >&2; exit 2; }
     done
 else
-    mapfile -t cases < <(cd "$CORPUS" && ls -1d -- */ | sed 's#/$##' | sort)
+    mapfile -t cases < <(cd "$CORPUS" && printf '%s\n' */ | sed 's#/$##' | sort)
     # drop fixture dirs of cases that no longer exist
     if [ -d "$FIX" ]; then
         for d in "$FIX"/*/; do

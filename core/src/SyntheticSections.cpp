@@ -568,16 +568,51 @@ private:
         };
     }
 
-    // Tells older drivers how to apply R_CUDA_CONST_FIELD22_37 (the newest
-    // type): record 0 names the first described type, then one 8-byte
-    // record per type (relocations.md §11).
+    // Tells a driver how to apply relocation types it may not know: record 0
+    // names the first type described, then one 8-byte record per type up to
+    // the newest R_CUDA type of the plugin's table. CUDA 13 describes only
+    // the newest (115, R_CUDA_CONST_FIELD22_37). Each record:
+    //   u8 kind (0 address, 1 global address, 2 function descriptor,
+    //   3 header index), u8 shift of the value, then for up to two bit
+    //   actions u8 source bit, u8 width, u8 destination bit.
     void makeRelAction() {
-        static const uint8_t bytes[16] = {0x73, 0, 0, 0, 0, 0, 0, 0,
-                                          0x00, 0x00, 0x00, 0x11, 0x25, 0x00, 0x05, 0x36};
+        uint32_t newest = 0;
+        for (uint32_t type = 1; type < 0x1000; ++type)
+            if (const culd_reloc_desc *d = ctx_.plugin.reloc(type);
+                d && d->resolver != CULD_RESOLVE_NONE)
+                newest = type;
+        if (!newest)
+            return;
+        std::vector<uint8_t> bytes(8, 0);
+        putU32(bytes, 0, newest);
+        appendRelActionRecord(bytes, *ctx_.plugin.reloc(newest));
         OutputSection *out =
             makeSynthetic(".nv.rel.action", SHT_CUDA_RELOCINFO, SectionKind::RelAction, 8);
         out->entsize = 8;
-        out->synthetic.assign(bytes, bytes + sizeof(bytes));
+        out->synthetic = std::move(bytes);
+    }
+
+    static void appendRelActionRecord(std::vector<uint8_t> &out, const culd_reloc_desc &d) {
+        auto kindGroup = [](uint16_t k) -> uint8_t {
+            if (k == CULD_VK_GADDR || (k >= CULD_VK_GADDR8_0 && k < CULD_VK_GADDR8_0 + 8))
+                return 1;
+            if ((k >= CULD_VK_FDESC && k <= CULD_VK_FDESCA) ||
+                (k >= CULD_VK_FDESC8_0 && k < CULD_VK_FDESC8_0 + 8))
+                return 2;
+            if (k == CULD_VK_HEADER)
+                return 3;
+            return 0;
+        };
+        uint8_t record[8] = {};
+        record[0] = d.num_actions ? kindGroup(d.actions[0].kind) : 0;
+        record[1] = d.num_actions && d.actions[0].kind == CULD_VK_SHIFT2 ? 2 : 0;
+        for (uint32_t i = 0; i < 2 && i < d.num_actions; ++i) {
+            const culd_bit_action &a = d.actions[i];
+            record[2 + 3 * i] = static_cast<uint8_t>(a.kind == CULD_VK_CBANK ? 0 : a.shift);
+            record[3 + 3 * i] = static_cast<uint8_t>(a.bit_width);
+            record[4 + 3 * i] = static_cast<uint8_t>(a.bit_offset);
+        }
+        out.insert(out.end(), record, record + 8);
     }
 
     Context &ctx_;

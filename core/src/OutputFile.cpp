@@ -2,68 +2,80 @@
 
 #include "culd/Diagnostics.h"
 
+#include <atomic>
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace culd {
 
 namespace {
 
-std::string directoryOf(const std::string &path) {
-    size_t slash = path.rfind('/');
-    if (slash == std::string::npos)
-        return ".";
-    return slash == 0 ? "/" : path.substr(0, slash);
-}
+// A temporary output file that is removed unless commit() renamed it.
+class TemporaryFile {
+public:
+    explicit TemporaryFile(const std::string &target) : target_(target) {
+        static std::atomic<unsigned> counter{0};
+        for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
+            path_ = target + ".culd-tmp." + std::to_string(::getpid()) + "." +
+                    std::to_string(counter++);
+            // 0666 so that the umask decides the final permissions, as it
+            // would for a file created directly.
+            fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            if (fd_ < 0 && errno != EEXIST)
+                fail("cannot create temporary file");
+        }
+        if (fd_ < 0)
+            fail("cannot create temporary file");
+    }
+    ~TemporaryFile() {
+        if (fd_ >= 0)
+            ::close(fd_);
+        if (!committed_ && !path_.empty())
+            ::unlink(path_.c_str());
+    }
+    TemporaryFile(const TemporaryFile &) = delete;
+    TemporaryFile &operator=(const TemporaryFile &) = delete;
+
+    void write(const uint8_t *data, size_t size) {
+        while (size > 0) {
+            ssize_t n = ::write(fd_, data, size);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                fail("cannot write");
+            data += n;
+            size -= static_cast<size_t>(n);
+        }
+    }
+
+    void commit() {
+        int fd = fd_;
+        fd_ = -1;
+        if (::close(fd) != 0)
+            fail("cannot write");
+        if (::rename(path_.c_str(), target_.c_str()) != 0)
+            fail("cannot rename temporary file into place");
+        committed_ = true;
+    }
+
+private:
+    [[noreturn]] void fail(const char *what) const {
+        throw FatalError(target_ + ": " + what + ": " + std::strerror(errno));
+    }
+
+    std::string target_, path_;
+    int fd_ = -1;
+    bool committed_ = false;
+};
 
 } // namespace
 
 void writeFileAtomically(const std::string &path, const std::vector<uint8_t> &bytes) {
-    std::string tmpl = directoryOf(path) + "/.culd-XXXXXX";
-    std::vector<char> name(tmpl.begin(), tmpl.end());
-    name.push_back('\0');
-    int fd = mkstemp(name.data());
-    if (fd < 0)
-        throw FatalError("cannot create output file '" + path + "': " + std::strerror(errno));
-    std::string tmp(name.data());
-    auto fail = [&](const char *what) {
-        int err = errno;
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        throw FatalError(std::string("cannot ") + what + " output file '" + path +
-                         "': " + std::strerror(err));
-    };
-    size_t done = 0;
-    while (done < bytes.size()) {
-        ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            fail("write");
-        }
-        done += static_cast<size_t>(n);
-    }
-    // Regular permissions (mkstemp creates 0600), honouring the umask.
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    if (::fchmod(fd, 0666 & ~mask) != 0)
-        fail("set permissions of");
-    if (::close(fd) != 0) {
-        fd = -1;
-        int err = errno;
-        ::unlink(tmp.c_str());
-        throw FatalError("cannot write output file '" + path + "': " + std::strerror(err));
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        int err = errno;
-        ::unlink(tmp.c_str());
-        throw FatalError("cannot write output file '" + path + "': " + std::strerror(err));
-    }
+    TemporaryFile file(path);
+    file.write(bytes.data(), bytes.size());
+    file.commit();
 }
 
 } // namespace culd

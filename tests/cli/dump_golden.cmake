@@ -4,6 +4,7 @@
 #
 # Inputs: -DSOURCE_DIR=<repo> -DBINARY_DIR=<build>. culd-dump and the plugins
 # are found in the build tree.
+cmake_minimum_required(VERSION 3.25) # IN_LIST and friends in script mode
 set(dump "${BINARY_DIR}/tools/culd-dump/culd-dump")
 if(NOT EXISTS "${dump}")
   message(FATAL_ERROR "culd-dump not built: ${dump}")
@@ -11,20 +12,27 @@ endif()
 
 set(fixtures "${SOURCE_DIR}/tests/fixtures")
 set(golden "${SOURCE_DIR}/tests/golden/dump")
-# <golden name> <input, relative to SOURCE_DIR>
+# <golden name> <input, relative to SOURCE_DIR> <plugin naming its relocations>
 set(cases
-  sm80-printf-linked         tests/fixtures/07-printf/sm_80/nvlink.cubin
-  sm90-funcptr-relocatable   tests/fixtures/05-func-pointer/sm_90/main.cubin
-  sm100-single-kernel-linked tests/fixtures/01-single-kernel/sm_100/nvlink.cubin
-  sm70-legacy-cuda118        tests/golden/dump/inputs/legacy-sm70-cuda118.cubin)
+  sm80-printf-linked         tests/fixtures/07-printf/sm_80/nvlink.cubin           sm70
+  sm90-funcptr-relocatable   tests/fixtures/05-func-pointer/sm_90/main.cubin       sm90
+  sm100-single-kernel-linked tests/fixtures/01-single-kernel/sm_100/nvlink.cubin   sm100-mercury
+  sm70-legacy-cuda118        tests/golden/dump/inputs/legacy-sm70-cuda118.cubin    sm70)
+string(REPLACE "," ";" PLUGINS "${PLUGINS}")
 
 set(failed "")
 list(LENGTH cases n)
 math(EXPR last "${n} - 1")
-foreach(i RANGE 0 ${last} 2)
+foreach(i RANGE 0 ${last} 3)
   math(EXPR j "${i} + 1")
+  math(EXPR k "${i} + 2")
   list(GET cases ${i} name)
   list(GET cases ${j} input)
+  list(GET cases ${k} plugin)
+  if(PLUGINS AND NOT plugin IN_LIST PLUGINS)
+    message(STATUS "skipping ${name}: plugin ${plugin} is not built")
+    continue()
+  endif()
   if(NOT EXISTS "${SOURCE_DIR}/${input}")
     message(WARNING "skipping ${name}: ${input} is missing")
     continue()

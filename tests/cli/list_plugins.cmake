@@ -19,6 +19,7 @@ foreach(expected
   endif()
 endforeach()
 # Every built plugin is listed with its SMs.
+string(REPLACE "," ";" PLUGINS "${PLUGINS}")
 foreach(p IN LISTS PLUGINS)
   string(FIND "${out}" "libculd-plugin-${p}.so" at)
   if(at EQUAL -1)

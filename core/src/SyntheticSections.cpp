@@ -361,8 +361,7 @@ private:
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()})) {
                     std::optional<MergedRecord> m = keepFunctionRecord(*file, r);
                     if (m && r.code == EIATTR_EXTERNS) {
-                        m = entry ? kernelExterns(std::move(*m), *file, s->owner)
-                                  : stillUndefined(std::move(*m));
+                        m = entry ? kernelExterns(*file, s->owner) : stillUndefined(std::move(*m));
                         externsInPlace = entry && m.has_value();
                     }
                     if (m)
@@ -390,16 +389,29 @@ private:
             }
     }
 
-    std::vector<Symbol *> reachableUndefined(Symbol *root) {
-        std::vector<Symbol *> out;
-        ctx_.walker.walk(root, [&](Symbol *f) {
-            if (f->defined)
-                return true;
-            if (std::find(out.begin(), out.end(), f) == out.end())
-                out.push_back(f);
-            return false;
-        });
-        return out;
+    // The undefined functions `f` can reach, in nvlink's order: its callees
+    // are taken last-called first, and each callee's own list is prepended
+    // element by element (so every level reverses the one below). Checked
+    // against nvlink for a kernel calling malloc/free through one helper and
+    // through two. Memoised; a function on the current path contributes
+    // nothing (recursion).
+    const std::vector<Symbol *> &reachableUndefined(Symbol *f) {
+        auto [it, inserted] = externsMemo_.try_emplace(f);
+        if (!inserted)
+            return it->second;
+        std::vector<Symbol *> list;
+        if (!f->defined) {
+            list.push_back(f);
+        } else if (f->func) {
+            const std::vector<Symbol *> &callees = f->func->callees;
+            for (auto c = callees.rbegin(); c != callees.rend(); ++c)
+                for (Symbol *e : reachableUndefined(*c))
+                    if (std::find(list.begin(), list.end(), e) == list.end())
+                        list.insert(list.begin(), e);
+        }
+        std::vector<Symbol *> &slot = externsMemo_[f];
+        slot = std::move(list);
+        return slot;
     }
 
     std::optional<MergedRecord> keepFunctionRecord(ObjectFile &file, const NvInfoRecord &r) {
@@ -431,19 +443,17 @@ private:
         return externsRecord(still);
     }
 
-    // A kernel's EXTERNS: nvlink drops the record while merging when every
-    // name in it was defined by an earlier input (a fresh one is appended
-    // later); otherwise it stays in place and is rewritten with the
-    // undefined functions the kernel can reach.
-    std::optional<MergedRecord> kernelExterns(MergedRecord m, const ObjectFile &file,
-                                              Symbol *kernel) {
-        bool allDefinedEarlier = true;
-        for (auto &[at, sym] : m.symbolWords)
-            if (!sym->defined || !sym->file || sym->file->order() >= file.order())
-                allDefinedEarlier = false;
-        if (allDefinedEarlier)
-            return std::nullopt;
-        return externsRecord(reachableUndefined(kernel));
+    // A kernel's EXTERNS lists the undefined functions it can reach. nvlink
+    // rewrites the input record in place when the kernel's own file already
+    // has a symbol for each of them; otherwise the record goes and a new one
+    // is appended after the others (checked against nvlink with a kernel
+    // whose file does and does not itself call printf).
+    std::optional<MergedRecord> kernelExterns(const ObjectFile &file, Symbol *kernel) {
+        const std::vector<Symbol *> &reach = reachableUndefined(kernel);
+        for (Symbol *s : reach)
+            if (std::find(file.symbols.begin(), file.symbols.end(), s) == file.symbols.end())
+                return std::nullopt;
+        return externsRecord(reach);
     }
 
     // A kernel uses as many named barriers as the most any function it
@@ -620,6 +630,7 @@ private:
     std::unordered_map<Symbol *, uint64_t> entryStack_;
     std::unordered_map<Symbol *, uint32_t> entryRegs_;
     std::unordered_map<Symbol *, bool> entryRecursive_;
+    std::unordered_map<Symbol *, std::vector<Symbol *>> externsMemo_;
     OutputSection *cuinfo_ = nullptr;
     uint32_t compatFastpath_ = ~0u;
 };

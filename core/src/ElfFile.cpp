@@ -165,7 +165,7 @@ std::string_view stringIn(const ElfSection &table, uint64_t offset, std::string 
 // Walks the file once, filling an ElfFile and throwing at the first defect.
 class ElfFileParser {
 public:
-    explicit ElfFileParser(ElfFile &file) : file_(file) {}
+    ElfFileParser(ElfFile &file, const ElfParseOptions &options) : file_(file), options_(options) {}
 
     void run() {
         parseHeader();
@@ -202,7 +202,21 @@ private:
     void checkRelocationSections();
     void checkRelocationSection(const ElfSection &rel);
 
+    // For host objects the CUDA section types mean nothing (see
+    // ElfParseOptions), so these predicates fall back to the standard ones.
+    bool isCudaMachine() const { return file_.header_.machine == EM_CUDA; }
+    bool hasFileData(const ElfSection &s) const {
+        return isCudaMachine() ? s.hasFileData() : s.type != SHT_NOBITS;
+    }
+    bool isSymbolTable(const ElfSection &s) const {
+        return isCudaMachine() ? s.isSymbolTable() : s.type == SHT_SYMTAB;
+    }
+    bool isRelocation(const ElfSection &s) const {
+        return isCudaMachine() ? s.isRelocation() : s.type == SHT_REL || s.type == SHT_RELA;
+    }
+
     ElfFile &file_;
+    ElfParseOptions options_;
 };
 
 void ElfFileParser::parseHeader() {
@@ -220,7 +234,7 @@ void ElfFileParser::parseHeader() {
     if (size < ehdrSize())
         fail("file too small for an ELF header (" + dec(size) + " bytes)");
     decodeHeaderFields();
-    if (file_.header_.machine != EM_CUDA)
+    if (file_.header_.machine != EM_CUDA && !options_.allowHostMachines)
         fail("not a CUDA device ELF (e_machine " + dec(file_.header_.machine) + ")");
 }
 
@@ -333,7 +347,7 @@ void ElfFileParser::resolveSectionNames() {
 
 void ElfFileParser::checkSectionData() {
     for (ElfSection &s : file_.sections_) {
-        if (s.index == 0 || !s.hasFileData())
+        if (s.index == 0 || !hasFileData(s))
             continue;
         if (!fitsIn(s.offset, s.size, fileSize()))
             fail(describe(s) + ": data (offset " + hex(s.offset) + ", size " + hex(s.size) +
@@ -360,7 +374,7 @@ void ElfFileParser::checkOverlaps() {
     if (h.phnum)
         ranges.push_back({h.phoff, h.phnum * phdrSize(), nullptr, "the program header table"});
     for (const ElfSection &s : file_.sections_)
-        if (s.index != 0 && s.hasFileData() && s.size != 0)
+        if (s.index != 0 && hasFileData(s) && s.size != 0)
             ranges.push_back({s.offset, s.size, &s, nullptr});
     std::sort(ranges.begin(), ranges.end(), [](const Range &a, const Range &b) {
         return a.offset != b.offset ? a.offset < b.offset : a.size < b.size;
@@ -371,8 +385,9 @@ void ElfFileParser::checkOverlaps() {
                                hex(r.size) + ")"
                          : std::string(r.what);
     };
-    auto isAlias = [](const Range &a, const Range &b) {
-        return a.section && b.section && a.offset == b.offset && a.size == b.size &&
+    const bool cuda = isCudaMachine();
+    auto isAlias = [cuda](const Range &a, const Range &b) {
+        return cuda && a.section && b.section && a.offset == b.offset && a.size == b.size &&
                ((a.section->flags | b.section->flags) & SHF_CUDA_MERCURY);
     };
     const Range *furthest = nullptr;
@@ -390,7 +405,7 @@ void ElfFileParser::checkOverlaps() {
 
 void ElfFileParser::parseSymbolTables() {
     for (const ElfSection &s : file_.sections_) {
-        if (!s.isSymbolTable())
+        if (!isSymbolTable(s))
             continue;
         std::vector<ElfSymbol> symbols = decodeSymbols(file_, s);
         if (s.type == SHT_SYMTAB && file_.symtabIndex_ == 0) {
@@ -460,7 +475,7 @@ std::vector<ElfSymbol> ElfFileParser::decodeSymbols(const ElfFile &file, const E
 
 void ElfFileParser::checkRelocationSections() {
     for (const ElfSection &s : file_.sections_)
-        if (s.isRelocation())
+        if (isRelocation(s))
             checkRelocationSection(s);
 }
 
@@ -472,7 +487,7 @@ void ElfFileParser::checkRelocationSection(const ElfSection &rel) {
         fail(describe(rel) + ": size " + hex(rel.size) + " is not a multiple of the entry size " +
              dec(entsize));
     const auto &sections = file_.sections_;
-    if (rel.link >= sections.size() || !sections[rel.link].isSymbolTable())
+    if (rel.link >= sections.size() || !isSymbolTable(sections[rel.link]))
         fail(describe(rel) + ": sh_link " + dec(rel.link) + " is not a symbol table");
     if (rel.infoIndex() == 0 || rel.infoIndex() >= sections.size())
         fail(describe(rel) + ": sh_info " + dec(rel.infoIndex()) +
@@ -490,10 +505,14 @@ void ElfFileParser::checkRelocationSection(const ElfSection &rel) {
 }
 
 ElfFile ElfFile::parse(std::string name, ByteView bytes) {
+    return parse(std::move(name), bytes, ElfParseOptions{});
+}
+
+ElfFile ElfFile::parse(std::string name, ByteView bytes, const ElfParseOptions &options) {
     ElfFile file;
     file.name_ = std::move(name);
     file.bytes_ = bytes;
-    ElfFileParser(file).run();
+    ElfFileParser(file, options).run();
     return file;
 }
 

@@ -128,18 +128,23 @@ InputSection *ObjectFile::makeSection(const ElfSection &header, SectionKind kind
 }
 
 std::unique_ptr<ObjectFile> ObjectFile::open(const std::string &path, uint32_t order) {
+    return fromBytes(MappedFile::open(path), path, order);
+}
+
+std::unique_ptr<ObjectFile> ObjectFile::fromBytes(std::unique_ptr<MappedFile> bytes,
+                                                  std::string name, uint32_t order) {
     std::unique_ptr<ObjectFile> file(new ObjectFile());
-    file->name_ = path;
+    file->name_ = std::move(name);
     file->order_ = order;
-    file->map_ = MappedFile::open(path);
-    file->elf_ = ElfFile::parse(path, file->map_->bytes());
+    file->map_ = std::move(bytes);
+    file->elf_ = ElfFile::parse(file->name_, file->map_->bytes());
     const ElfHeader &h = file->elf_.header();
     if (h.machine != elf::EM_CUDA)
-        throw FatalError(path + ": not a CUDA device ELF (e_machine " +
+        throw FatalError(file->name_ + ": not a CUDA device ELF (e_machine " +
                          std::to_string(h.machine) + ")");
     if (h.type != elf::ET_REL)
-        throw FatalError(path + ": not a relocatable cubin (ELF type " + std::to_string(h.type) +
-                         "); only relocatable device code can be linked");
+        throw FatalError(file->name_ + ": not a relocatable cubin (ELF type " +
+                         std::to_string(h.type) + "); only relocatable device code can be linked");
     file->sm_ = cubinSm(h);
     return file;
 }

@@ -80,8 +80,8 @@ const OptionSpec optionTable[] = {
      "Write the registration header."},
     {"gen-host-linker-script", "ghls", Arg::Value, Support::NotYet,
      "Write a host linker script (lcs-abs, lcs-aug)."},
-    {"debug", "g", Arg::None, Support::NotYet, "Debug link."},
-    {"suppress-debug-info", "suppress-debug-info", Arg::None, Support::NotYet,
+    {"debug", "g", Arg::None, Support::Yes, "Debug link."},
+    {"suppress-debug-info", "suppress-debug-info", Arg::None, Support::Yes,
      "Drop debug information."},
     {"device-stack-protector", "device-stack-protector", Arg::OptionalBool, Support::NotYet,
      "Enable stack protectors."},
@@ -329,6 +329,12 @@ Options parseOptions(const std::vector<std::string> &args) {
                          "mutually exclusive");
     opts.dotFile = single("dot-file");
     opts.allowUndefinedGlobals = vm.count("allow-undefined-globals");
+    // -g marks a debug link (debug sections are merged either way); nvlink
+    // refuses --suppress-debug-info without it and, with it, leaves the
+    // debug sections in place, as culd does.
+    opts.debug = vm.count("debug");
+    if (vm.count("suppress-debug-info") && !opts.debug)
+        throw FatalError("Conflicting options '--suppress-debug-info' and 'no -g'");
     if (vm.count("disable-smem-reservation"))
         opts.disableSmemReservation =
             parseBool("disable-smem-reservation", single("disable-smem-reservation"));

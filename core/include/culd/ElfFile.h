@@ -99,11 +99,23 @@ struct ElfProgramHeader {
     uint64_t offset = 0, vaddr = 0, paddr = 0, filesz = 0, memsz = 0, align = 0;
 };
 
+// How ElfFile::parse treats the machine. Cubins are the default; host
+// objects (x86-64, aarch64) carry embedded fatbins and must be readable too.
+struct ElfParseOptions {
+    // Accept any e_machine. For a machine other than EM_CUDA the CUDA
+    // processor-specific section types (0x70000000...) are not interpreted:
+    // those numbers mean other things there (SHT_X86_64_UNWIND,
+    // SHT_AARCH64_ATTRIBUTES, ...), so only standard symbol and relocation
+    // tables are validated and only SHT_NOBITS lacks file bytes.
+    bool allowHostMachines = false;
+};
+
 class ElfFile {
 public:
     // Parses and validates `bytes` (not copied; must outlive the result).
     // `name` is used in error messages. Throws FatalError.
     static ElfFile parse(std::string name, ByteView bytes);
+    static ElfFile parse(std::string name, ByteView bytes, const ElfParseOptions &options);
 
     const std::string &name() const { return name_; }
     ByteView bytes() const { return bytes_; }

@@ -19,9 +19,14 @@ struct Symbol;
 
 class ObjectFile {
 public:
-    // Maps and parses `path`; `displayName` is what messages call it (the
-    // path as given on the command line). Throws FatalError.
+    // Maps and parses the cubin at `path` (messages call it by that path).
+    // Throws FatalError.
     static std::unique_ptr<ObjectFile> open(const std::string &path, uint32_t order);
+
+    // A cubin held by `bytes` (an archive member's view, a decompressed
+    // fatbin entry); `name` is what messages call it, e.g. "libx.a(a.o)".
+    static std::unique_ptr<ObjectFile> fromBytes(std::unique_ptr<MappedFile> bytes,
+                                                 std::string name, uint32_t order);
 
     const std::string &name() const { return name_; }
     uint32_t order() const { return order_; }

@@ -19,6 +19,7 @@ struct Options {
     char archSuffix = 0;            // 'a', 'f' or 0
     std::string outputFile;
     bool relocatable = false;       // -r
+    bool debug = false;             // -g
 
     // Inputs in command-line order (files and -l libraries).
     std::vector<std::string> inputs;

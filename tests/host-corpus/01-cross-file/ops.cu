@@ -1,0 +1,9 @@
+// 01-cross-file: ops.cu - device functions used by main.cu and a kernel
+// launched from main.cu's host code.
+__device__ __noinline__ int op_add(int a, int b) { return a + b; }
+__device__ __noinline__ int op_mul(int a, int b) { return a * b; }
+
+__global__ void ops_fill(int *out, int v)
+{
+    out[threadIdx.x] = op_add(v, 0);
+}

@@ -86,8 +86,11 @@ void readCallgraph(Context &ctx, ObjectFile &file, const InputSection &section) 
             cg.indirectCalls.push_back({first, prototypeAt(file, b)});
             break;
         case 0xFFFFFFFC: {
+            // A referenced function has its address taken (a device-side
+            // launch, a pointer in code).
             Symbol *target = symbolAt(file, b, ".nv.callgraph");
             cg.references.push_back({first, target});
+            infoOf(ctx, target)->addressTaken = true;
             break;
         }
         }

@@ -98,6 +98,10 @@ int runDriver(const std::vector<std::string> &args) {
         }
         if (opts.listPlugins)
             return listPlugins(opts);
+        if (!opts.hostLinkerScript.empty()) {
+            writeHostLinkerScript(opts);
+            return 0;
+        }
         return link(opts);
     } catch (const FatalError &e) {
         if (*e.what()) // empty: the errors were reported as they happened

@@ -149,29 +149,4 @@ std::unique_ptr<ObjectFile> ObjectFile::fromBytes(std::unique_ptr<MappedFile> by
     return file;
 }
 
-namespace {
-
-// Whether an input built for `inputSm` may be linked for the target.
-bool archCompatible(const culd_arch_info &arch, uint32_t inputSm) {
-    if (inputSm == arch.sm)
-        return true;
-    const uint32_t *begin = arch.compatible_inputs;
-    const uint32_t *end = begin ? begin + arch.num_compatible : begin;
-    return std::find(begin, end, inputSm) != end;
-}
-
-} // namespace
-
-void readInputs(Context &ctx) {
-    uint32_t order = 0;
-    for (const std::string &path : ctx.opts.inputs) {
-        std::unique_ptr<ObjectFile> file = ObjectFile::open(path, order++);
-        if (!archCompatible(ctx.arch, file->sm()))
-            throw FatalError("Input file '" + path + "' arch does not match target '" +
-                             ctx.opts.archText + "' (file is sm_" + std::to_string(file->sm()) +
-                             ")");
-        ctx.files.push_back(std::move(file));
-    }
-}
-
 } // namespace culd

@@ -51,6 +51,7 @@ void runLink(const Options &opts, const Plugin &plugin) {
     run("resolve", ctx, resolveSymbols);
     run("callgraph", ctx, buildCallGraph);
     run("mark-live", ctx, markLive);
+    run("undefined", ctx, reportUndefined);
     run("analyze", ctx, analyzeCallGraph);
     run("merge", ctx, createOutputSections);
     run("layout", ctx, layoutMemory);
@@ -61,6 +62,8 @@ void runLink(const Options &opts, const Plugin &plugin) {
     if (Diagnostics::get().errorCount())
         throw FatalError("");
     run("write", ctx, writeOutput);
+    if (!opts.registerLinkBinaries.empty())
+        writeRegistrationFile(ctx);
     if (opts.dumpCallgraph || opts.dumpCallgraphNoDemangle)
         dumpCallGraph(ctx);
     if (!opts.dotFile.empty())

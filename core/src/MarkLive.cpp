@@ -4,6 +4,7 @@
 // its .text, .nv.info.<f>, per-function banks, shared/local sections and the
 // relocations that patch them along.
 #include "culd/Context.h"
+#include "culd/HostObject.h"
 #include "culd/Link.h"
 
 #include <spdlog/spdlog.h>
@@ -19,16 +20,44 @@ bool matchesAny(std::string_view name, const std::vector<std::string> &patterns)
     return false;
 }
 
+// Host-reference lists decide which kernels live when every input came with
+// them (host objects from nvcc -rdc=true -c), unless -r, --ignore-host-info
+// or explicit --kernels-used / --variables-used say otherwise.
+bool useHostInfo(const Context &ctx) {
+    if (ctx.opts.relocatable || ctx.opts.ignoreHostInfo || ctx.inputsWithoutHostInfo ||
+        !ctx.opts.kernelsUsed.empty() || !ctx.opts.variablesUsed.empty() ||
+        ctx.hostModules.empty())
+        return false;
+    for (const Context::HostModule &m : ctx.hostModules)
+        if (!m.hasHostInfo)
+            return false;
+    return true;
+}
+
+bool launchedFromHost(const Context &ctx, std::string_view kernel) {
+    for (const Context::HostModule &m : ctx.hostModules)
+        for (const std::string &pattern : m.kernelPatterns)
+            if (matchesHostReference(pattern, kernel))
+                return true;
+    return false;
+}
+
 // With --kernels-used or --variables-used, only the kernels named by
 // --kernels-used survive (nvlink drops every kernel for --variables-used
 // alone, and keeps every variable).
-bool isRoot(const Context &ctx, const Symbol &s) {
+bool isRoot(const Context &ctx, const Symbol &s, bool hostInfo) {
+    // Address-taken functions (kernels launched from device code included)
+    // live whoever takes their address.
+    if (s.func && s.func->addressTaken)
+        return true;
     if (s.isEntry()) {
+        if (hostInfo)
+            return launchedFromHost(ctx, s.name);
         if (ctx.opts.kernelsUsed.empty() && ctx.opts.variablesUsed.empty())
             return true;
         return matchesAny(s.name, ctx.opts.kernelsUsed);
     }
-    return s.func && s.func->addressTaken;
+    return false;
 }
 
 } // namespace
@@ -46,8 +75,9 @@ void markLive(Context &ctx) {
     for (Symbol *s : functions)
         s->live = false;
     std::vector<Symbol *> work;
+    bool hostInfo = useHostInfo(ctx);
     for (Symbol *s : functions)
-        if (isRoot(ctx, *s)) {
+        if (isRoot(ctx, *s, hostInfo)) {
             s->live = true;
             work.push_back(s);
         }

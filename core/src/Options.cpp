@@ -39,7 +39,7 @@ const OptionSpec optionTable[] = {
     {"version", "V", Arg::None, Support::Yes, "Print version information."},
     {"arch", "arch", Arg::Value, Support::Yes, "Target architecture (sm_XX, compute_XX, lto_XX)."},
     {"output-file", "o", Arg::Value, Support::Yes, "Output file name."},
-    {"library", "l", Arg::Value, Support::NotYet, "Libraries to link (searched in -L paths)."},
+    {"library", "l", Arg::Value, Support::Yes, "Libraries to link (searched in -L paths)."},
     {"library-path", "L", Arg::Value, Support::Yes, "Library search paths."},
     {"options-file", "optf", Arg::Value, Support::Yes, "Read more options from a file."},
     {"verbose", "v", Arg::None, Support::Yes, "Verbose output."},
@@ -76,9 +76,9 @@ const OptionSpec optionTable[] = {
     {"dot-file", "dot-file", Arg::Value, Support::Yes, "Write the call graph as Graphviz."},
     {"allow-undefined-globals", "allow-undefined-globals", Arg::None, Support::Yes,
      "Accept undefined device variables."},
-    {"register-link-binaries", "register-link-binaries", Arg::Value, Support::NotYet,
+    {"register-link-binaries", "register-link-binaries", Arg::Value, Support::Yes,
      "Write the registration header."},
-    {"gen-host-linker-script", "ghls", Arg::Value, Support::NotYet,
+    {"gen-host-linker-script", "ghls", Arg::Value, Support::Yes,
      "Write a host linker script (lcs-abs, lcs-aug)."},
     {"debug", "g", Arg::None, Support::Yes, "Debug link."},
     {"suppress-debug-info", "suppress-debug-info", Arg::None, Support::Yes,
@@ -108,13 +108,15 @@ const OptionSpec optionTable[] = {
     {"syscall-const-offset", "syscall-const-offset", Arg::Value, Support::NotYet, ""},
     {"tool-name", "tool-name", Arg::Value, Support::NotYet, ""},
     {"nv-host", "nv-host", Arg::Value, Support::NotYet, ""},
-    {"host-ccbin", "host-ccbin", Arg::Value, Support::NotYet, ""},
+    {"host-ccbin", "host-ccbin", Arg::Value, Support::Yes, ""},
     {"cuda-api-version", "cuda-api-version", Arg::Value, Support::NotYet, ""},
     // culd's own.
     {"plugin-dir", "plugin-dir", Arg::Value, Support::Yes, "Directory to search for plugins."},
     {"list-plugins", "list-plugins", Arg::None, Support::Yes,
      "List the plugins found and why any failed to load."},
     {"threads", "threads", Arg::Value, Support::Yes, "Worker threads (default: all cores)."},
+    {"ptxas-path", "ptxas-path", Arg::Value, Support::Yes,
+     "ptxas used to compile PTX inputs (default: CUDA_HOME, PATH, /usr/local/cuda/bin)."},
 };
 
 const OptionSpec *findOption(const std::string &name) {
@@ -131,8 +133,9 @@ const OptionSpec *findOption(const std::string &name) {
     return it == byName.end() ? nullptr : it->second;
 }
 
-// Options that take their value glued to a one-letter flag: -lfoo, -L/dir.
-const char *const gluedPrefixes[] = {"l", "L", "o"};
+// Options that take their value glued to a one-letter flag: -lfoo, -L/dir,
+// -m64.
+const char *const gluedPrefixes[] = {"l", "L", "o", "m"};
 
 std::vector<std::string> readOptionsFile(const std::string &path) {
     std::ifstream in(path);
@@ -333,6 +336,10 @@ Options parseOptions(const std::vector<std::string> &args) {
     // refuses --suppress-debug-info without it and, with it, leaves the
     // debug sections in place, as culd does.
     opts.debug = vm.count("debug");
+    opts.hostLinkerScript = single("gen-host-linker-script");
+    opts.hostCcbin = single("host-ccbin");
+    opts.ptxasPath = single("ptxas-path");
+    opts.registerLinkBinaries = single("register-link-binaries");
     if (vm.count("suppress-debug-info") && !opts.debug)
         throw FatalError("Conflicting options '--suppress-debug-info' and 'no -g'");
     if (vm.count("disable-smem-reservation"))

@@ -8,6 +8,7 @@
 #include "culd/NvInfo.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace culd {
 
@@ -137,7 +138,7 @@ public:
             if (!s->file)
                 fill(*s, es, file, nullptr);
             if (!s->defined)
-                referrers_[s].push_back(&file);
+                ctx_.undefinedReferrers[s].push_back(&file);
             return;
         }
         if (!s->defined) {
@@ -155,29 +156,6 @@ public:
         if (!oldWeak && newWeak)
             return discard(section);
         resolveWeakPair(*s, es, file, section);
-    }
-
-    void reportUndefined() {
-        for (Symbol *s : ctx_.symtab.globals()) {
-            if (s->defined || isDeviceSyscall(s->name) || isLinkerProvided(s->name))
-                continue;
-            // extern __shared__ arrays are placed by the linker.
-            if ((s->other & 0xE0) == STO_CUDA_SHARED)
-                continue;
-            if (s->type != STT_FUNC && ctx_.opts.allowUndefinedGlobals)
-                continue;
-            std::vector<ObjectFile *> &files = referrers_[s];
-            std::vector<ObjectFile *> seen;
-            for (ObjectFile *f : files) {
-                if (std::find(seen.begin(), seen.end(), f) != seen.end())
-                    continue;
-                seen.push_back(f);
-                Diagnostics::get().error("Undefined reference to '" + std::string(s->name) +
-                                         "' in '" + f->name() + "'");
-            }
-        }
-        if (Diagnostics::get().errorCount())
-            throw FatalError("");
     }
 
     // Like nvlink, every conflict is reported before the link gives up.
@@ -230,7 +208,6 @@ private:
     }
 
     Context &ctx_;
-    std::unordered_map<Symbol *, std::vector<ObjectFile *>> referrers_;
     unsigned conflicts_ = 0;
 };
 
@@ -283,7 +260,59 @@ void resolveSymbols(Context &ctx) {
         assignOwners(*file);
     }
     resolver.failOnConflicts();
-    resolver.reportUndefined();
+}
+
+namespace {
+
+// Symbols whose only references were in code dead-code elimination removed
+// are no error (libcudadevrt references retired entry points that way).
+std::unordered_set<const Symbol *> referencedFromLiveCode(Context &ctx) {
+    std::unordered_set<const Symbol *> used;
+    for (auto &file : ctx.files)
+        for (auto &[relocHeader, target] : file->relocSections) {
+            if (!target || !target->isLive())
+                continue;
+            for (const ElfReloc &r : file->elf().relocations(*relocHeader))
+                if (r.symbol < file->symbols.size() && file->symbols[r.symbol])
+                    used.insert(file->symbols[r.symbol]);
+        }
+    return used;
+}
+
+bool mayStayUndefined(const Context &ctx, const Symbol &s) {
+    if (s.defined || isDeviceSyscall(s.name) || isLinkerProvided(s.name))
+        return true;
+    // extern __shared__ arrays are placed by the linker.
+    if ((s.other & 0xE0) == STO_CUDA_SHARED)
+        return true;
+    return s.type != STT_FUNC && ctx.opts.allowUndefinedGlobals;
+}
+
+} // namespace
+
+void reportUndefined(Context &ctx) {
+    // The writer also needs this: only undefined symbols that live code
+    // references reach the output's symbol table.
+    ctx.referencedFromLiveCode = referencedFromLiveCode(ctx);
+    const std::unordered_set<const Symbol *> &used = ctx.referencedFromLiveCode;
+    std::vector<Symbol *> candidates;
+    for (Symbol *s : ctx.symtab.globals())
+        if (!mayStayUndefined(ctx, *s))
+            candidates.push_back(s);
+    for (Symbol *s : candidates) {
+        if (!used.count(s))
+            continue;
+        std::vector<ObjectFile *> seen;
+        for (ObjectFile *f : ctx.undefinedReferrers[s]) {
+            if (std::find(seen.begin(), seen.end(), f) != seen.end())
+                continue;
+            seen.push_back(f);
+            Diagnostics::get().error("Undefined reference to '" + std::string(s->name) +
+                                     "' in '" + f->name() + "'");
+        }
+    }
+    if (Diagnostics::get().errorCount())
+        throw FatalError("");
 }
 
 } // namespace culd

@@ -185,6 +185,9 @@ private:
             return false;
         if (s.isFunction() && s.defined && !s.live)
             return false;
+        // An undefined symbol only live code referred to is gone with it.
+        if (!s.isLocal && !s.defined && !ctx_.referencedFromLiveCode.count(&s))
+            return false;
         if ((s.other & 0xE0) == STO_CUDA_SHARED)
             return false;
         // Compiler-internal locals (the parameter-area `_param`) stay out,
@@ -194,22 +197,25 @@ private:
         return true;
     }
 
-    // nvlink keeps weak symbols with the locals, where a symbol stays even
-    // when a later strong definition replaces the weak one. Returns the file
-    // whose weak definition came first, or null.
+    // nvlink files a symbol with the locals when it first appears as a weak
+    // definition, and keeps it there even when a later strong definition
+    // replaces it; a symbol that first appears as an undefined reference
+    // stays with the globals even if weak definitions follow. Returns the
+    // file of that first weak definition, or null.
     const ObjectFile *firstDefinedWeakIn(const Symbol &s) {
-        if (firstDefinitions_.empty())
+        if (firstAppearance_.empty())
             for (auto &file : ctx_.files) {
                 const std::vector<ElfSymbol> &syms = file->elf().symbols();
                 for (size_t i = 1; i < syms.size(); ++i) {
                     Symbol *g = file->symbols[i];
-                    if (g && !g->isLocal && !syms[i].isUndefined())
-                        firstDefinitions_.try_emplace(
-                            g, syms[i].bind() == STB_WEAK ? file.get() : nullptr);
+                    if (!g || g->isLocal)
+                        continue;
+                    bool weakDefinition = !syms[i].isUndefined() && syms[i].bind() == STB_WEAK;
+                    firstAppearance_.try_emplace(g, weakDefinition ? file.get() : nullptr);
                 }
             }
-        auto it = firstDefinitions_.find(&s);
-        return it == firstDefinitions_.end() ? nullptr : it->second;
+        auto it = firstAppearance_.find(&s);
+        return it == firstAppearance_.end() ? nullptr : it->second;
     }
 
     // Null; section and local symbols (and weak ones) in creation order;
@@ -506,7 +512,7 @@ private:
     OutputSection *shstrtab_ = nullptr, *strtab_ = nullptr, *symtab_ = nullptr;
     std::map<OutputSection *, std::vector<const RelocKeep *>> relocs_;
     std::vector<Symbol *> locals_, globals_;
-    std::unordered_map<const Symbol *, const ObjectFile *> firstDefinitions_;
+    std::unordered_map<const Symbol *, const ObjectFile *> firstAppearance_;
     std::unordered_map<const OutputSection *, uint32_t> shNames_;
     std::vector<Phdr64> phdrs_;
     uint64_t shoff_ = 0, phoff_ = 0, fileSize_ = 0;

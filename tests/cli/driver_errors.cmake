@@ -31,6 +31,6 @@ expect_failure(not-yet "culd error : option '--relocatable-link' is not supporte
 expect_failure(bad-arch "culd error : invalid value 'sm_9x' for option '--arch'" -arch=sm_9x garbage.cubin)
 expect_failure(no-arch "culd error : no target architecture given" garbage.cubin)
 expect_failure(no-plugin "culd error : no plugin serves sm_999" -arch=sm_999 garbage.cubin)
-expect_failure(not-elf "culd error : garbage.cubin:" -arch=sm_90 garbage.cubin)
-expect_failure(empty "culd error : empty.cubin:" -arch=sm_90 empty.cubin)
+expect_failure(not-elf "culd error : garbage.cubin: not a cubin" -arch=sm_90 garbage.cubin)
+expect_failure(empty "culd error : empty.cubin: empty file, not a cubin" -arch=sm_90 empty.cubin)
 expect_failure(missing "culd error : nothere.cubin: cannot open" -arch=sm_90 nothere.cubin)

@@ -13,6 +13,8 @@
 #include <culd/plugin.h>
 
 #include <deque>
+#include <unordered_map>
+#include <unordered_set>
 #include <memory>
 #include <vector>
 
@@ -27,7 +29,13 @@ struct Context {
     const culd_arch_info &arch;
 
     std::vector<std::unique_ptr<ObjectFile>> files;
+    // Mappings that inputs view into (host objects, archives, fatbins).
+    std::vector<std::unique_ptr<MappedFile>> keepAlive;
     SymbolTable symtab;
+    // Every file that referenced a symbol while it was undefined.
+    std::unordered_map<Symbol *, std::vector<ObjectFile *>> undefinedReferrers;
+    // Symbols that relocations of live sections refer to (after DCE).
+    std::unordered_set<const Symbol *> referencedFromLiveCode;
     CallGraph callGraph;
     CallGraphWalker walker;
     // The output .strtab; prototype strings go in first, as nvlink does.
@@ -39,6 +47,20 @@ struct Context {
 
     // Relocations left for the driver, in input order.
     std::vector<RelocKeep> keptRelocs;
+
+    // Host objects read (in link order): their module ids go to
+    // --register-link-binaries, their host-reference lists to dead-code
+    // elimination.
+    struct HostModule {
+        std::string moduleId;
+        std::vector<std::string> kernelPatterns, variablePatterns;
+        bool hasHostInfo = false;
+        bool systemLibrary = false; // libcudadevrt
+    };
+    std::vector<HostModule> hostModules;
+    // Inputs that contribute device code without host information (cubins,
+    // fatbins, PTX), which makes host-info DCE unsafe.
+    bool inputsWithoutHostInfo = false;
 
     // The .note.nv.cuinfo section: its index goes into e_flags bits 24-31.
     OutputSection *cuinfo = nullptr;

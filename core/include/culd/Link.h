@@ -11,18 +11,24 @@ struct Context;
 // Runs every pass and writes opts.outputFile. Throws FatalError.
 void runLink(const Options &opts, const Plugin &plugin);
 
+// --gen-host-linker-script: writes the host linker script instead of
+// linking (HostLinkerScript.cpp).
+void writeHostLinkerScript(const Options &opts);
+
 // The passes, in the order runLink calls them (each in its own .cpp).
 void readInputs(Context &ctx);             // InputFiles.cpp
 void resolveSymbols(Context &ctx);         // SymbolTable.cpp
 void buildCallGraph(Context &ctx);         // CallGraph.cpp
 void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
 void markLive(Context &ctx);               // MarkLive.cpp
+void reportUndefined(Context &ctx);        // SymbolTable.cpp
 void createOutputSections(Context &ctx);   // OutputSections.cpp
 void layoutMemory(Context &ctx);           // Layout.cpp
 void processRelocations(Context &ctx);     // Relocations.cpp
 void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
 void writeOutput(Context &ctx);            // Writer.cpp
 void reportResources(Context &ctx);        // Report.cpp (-v)
+void writeRegistrationFile(Context &ctx);  // RegistrationFile.cpp
 void dumpCallGraph(Context &ctx);          // CallGraphDump.cpp
 void writeDotFile(Context &ctx);           // CallGraphDump.cpp
 

@@ -51,6 +51,10 @@ struct Options {
     bool dumpCallgraphNoDemangle = false;
     std::string dotFile;
     std::string cpuArch;
+    std::string hostLinkerScript;   // --gen-host-linker-script lcs-abs|lcs-aug
+    std::string hostCcbin;          // --host-ccbin (default gcc)
+    std::string ptxasPath;          // --ptxas-path
+    std::string registerLinkBinaries; // --register-link-binaries FILE
     std::string machine = "64";
     unsigned threads = 0;           // 0 = hardware concurrency (max 2 used)
 };

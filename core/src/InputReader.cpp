@@ -1,0 +1,262 @@
+// Reading the link's inputs, whatever they are: nvlink's dispatch, by
+// content (the extension is only a tie-breaker).
+//   cubin            linked as is (its SM checked against the target)
+//   host object      the fatbins of __nv_relfatbin: the entry chosen for the
+//                    target (cubin, or PTX compiled with ptxas); .nv_fatbin
+//                    (non-rdc code) is ignored, as nvlink does
+//   fatbin           the same choice
+//   archive          every member (whole-archive), except libcudadevrt,
+//                    linked only when it defines something still undefined
+//                    (or with --keep-system-libraries)
+//   PTX              compiled with ptxas
+//   shared objects and anything unknown are ignored
+#include "culd/Archive.h"
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+#include "culd/Fatbin.h"
+#include "culd/HostObject.h"
+#include "culd/InputKind.h"
+#include "culd/Libraries.h"
+#include "culd/Link.h"
+#include "culd/Ptxas.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <unordered_set>
+
+namespace fs = std::filesystem;
+
+namespace culd {
+
+namespace {
+
+// Whether an input built for `inputSm` may be linked for the target.
+bool archCompatible(const culd_arch_info &arch, uint32_t inputSm) {
+    if (inputSm == arch.sm)
+        return true;
+    const uint32_t *begin = arch.compatible_inputs;
+    const uint32_t *end = begin ? begin + arch.num_compatible : begin;
+    return std::find(begin, end, inputSm) != end;
+}
+
+class InputReader {
+public:
+    explicit InputReader(Context &ctx) : ctx_(ctx) {}
+
+    void readPath(const std::string &path, bool systemLibrary = false) {
+        std::unique_ptr<MappedFile> map = MappedFile::open(path);
+        read(std::move(map), path, systemLibrary);
+    }
+
+    // libcudadevrt's device code joins only if it defines a symbol the other
+    // inputs leave undefined (nvlink: "only what is needed").
+    void addDeferredSystemCode() {
+        if (deferred_.empty())
+            return;
+        std::unordered_set<std::string_view> defined, undefined;
+        for (auto &file : ctx_.files)
+            for (const ElfSymbol &s : file->elf().symbols())
+                if (s.bind() != elf::STB_LOCAL)
+                    (s.isUndefined() ? undefined : defined).insert(s.name);
+        for (auto &d : deferred_) {
+            bool needed = ctx_.opts.keepSystemLibraries;
+            for (const ElfSymbol &s : d.file->elf().symbols())
+                if (!needed && !s.isUndefined() && s.bind() != elf::STB_LOCAL &&
+                    undefined.count(s.name) && !defined.count(s.name))
+                    needed = true;
+            if (!needed)
+                continue;
+            spdlog::debug("linking {} (needed)", d.file->name());
+            ctx_.hostModules.push_back(std::move(d.module));
+            ctx_.files.push_back(std::move(d.file));
+        }
+        deferred_.clear();
+    }
+
+private:
+    void read(std::unique_ptr<MappedFile> map, const std::string &name, bool systemLibrary) {
+        InputKind kind = detectInputKind(map->bytes(), name);
+        checkExtension(kind, name, map->bytes());
+        switch (kind) {
+        case InputKind::Cubin:
+            ctx_.inputsWithoutHostInfo = true;
+            return addCubin(std::move(map), name);
+        case InputKind::HostObject:
+            return readHostObjectFile(std::move(map), name, systemLibrary);
+        case InputKind::Fatbin:
+            ctx_.inputsWithoutHostInfo = true;
+            return readFatbin(map->bytes(), name, std::move(map), nullptr);
+        case InputKind::Archive:
+        case InputKind::ThinArchive:
+            return readArchiveFile(std::move(map), name, systemLibrary);
+        case InputKind::Ptx:
+            ctx_.inputsWithoutHostInfo = true;
+            return addPtx(std::string(reinterpret_cast<const char *>(map->bytes().data),
+                                      map->bytes().size),
+                          name);
+        case InputKind::LtoIr:
+            throw FatalError(name + ": LTO IR input requires -lto (link-time optimization), "
+                                    "which culd does not support yet");
+        case InputKind::SharedObject:
+            spdlog::debug("ignore input {}", name);
+            return;
+        case InputKind::Unknown:
+            // nvlink skips it silently; a user is better told.
+            Diagnostics::get().warning("ignoring input '" + name + "': not a cubin, host object, "
+                                       "fatbin, archive or PTX file");
+            return;
+        }
+    }
+
+    // nvlink trusts a .cubin or .fatbin name and refuses content that does
+    // not match it ("cubin not an elf?", "fatbin wrong format?").
+    static void checkExtension(InputKind kind, const std::string &name, ByteView bytes) {
+        std::string ext = fs::path(name).extension().string();
+        if (ext == ".cubin" && kind != InputKind::Cubin)
+            throw FatalError(name + (bytes.empty() ? ": empty file, not a cubin"
+                                                   : ": not a cubin (no CUDA device ELF header)"));
+        if (ext == ".fatbin" && kind != InputKind::Fatbin)
+            throw FatalError(name + ": not a fatbin (wrong magic)");
+    }
+
+    void addCubin(std::unique_ptr<MappedFile> map, const std::string &name) {
+        std::unique_ptr<ObjectFile> file = ObjectFile::fromBytes(std::move(map), name, order_++);
+        if (!archCompatible(ctx_.arch, file->sm()))
+            throw FatalError("Input file '" + name + "' arch does not match target '" +
+                             ctx_.opts.archText + "' (file is sm_" + std::to_string(file->sm()) +
+                             ")");
+        if (deferring_)
+            pending_ = std::move(file);
+        else
+            ctx_.files.push_back(std::move(file));
+    }
+
+    void addPtx(const std::string &ptx, const std::string &name) {
+        std::vector<uint8_t> cubin =
+            compilePtx(ptx, name, ctx_.opts.archText, findPtxas(ctx_.opts.ptxasPath));
+        addCubin(MappedFile::fromMemory(name, std::move(cubin)), name);
+    }
+
+    void readHostObjectFile(std::unique_ptr<MappedFile> map, const std::string &name,
+                            bool systemLibrary) {
+        ElfParseOptions parse;
+        parse.allowHostMachines = true;
+        ElfFile elf = ElfFile::parse(name, map->bytes(), parse);
+        HostObjectInfo info = readHostObject(elf, name);
+        if (!info.hasRelocatableDeviceCode)
+            return; // non-rdc device code (.nv_fatbin) is not linked
+        Context::HostModule module;
+        module.moduleId = std::string(info.moduleId);
+        module.hasHostInfo = info.refs.present;
+        module.systemLibrary = systemLibrary;
+        for (const auto *list : {&info.refs.kernelsExternal, &info.refs.kernelsInternal})
+            for (std::string_view p : *list)
+                module.kernelPatterns.emplace_back(p);
+        for (const auto *list :
+             {&info.refs.deviceVarsExternal, &info.refs.deviceVarsInternal,
+              &info.refs.constantsExternal, &info.refs.constantsInternal})
+            for (std::string_view p : *list)
+                module.variablePatterns.emplace_back(p);
+        // The entries are views into this file: keep it mapped for the link.
+        ctx_.keepAlive.push_back(std::move(map));
+        if (systemLibrary && !ctx_.opts.keepSystemLibraries) {
+            deferring_ = true;
+            readEntries(info.entries, name);
+            deferring_ = false;
+            if (pending_)
+                deferred_.push_back({std::move(pending_), std::move(module)});
+            return;
+        }
+        size_t before = ctx_.files.size();
+        readEntries(info.entries, name);
+        if (ctx_.files.size() > before)
+            ctx_.hostModules.push_back(std::move(module));
+    }
+
+    void readFatbin(ByteView blob, const std::string &name, std::unique_ptr<MappedFile> owner,
+                    const void *) {
+        std::vector<FatbinEntry> entries = parseFatbin(blob, name);
+        if (owner)
+            ctx_.keepAlive.push_back(std::move(owner));
+        readEntries(entries, name);
+    }
+
+    // The entry nvlink would choose for the target, decompressed, linked.
+    void readEntries(const std::vector<FatbinEntry> &entries, const std::string &name) {
+        FatbinTarget target{ctx_.arch.sm, ctx_.opts.archSuffix};
+        FatbinSelectOptions select;
+        const culd_arch_info &arch = ctx_.arch;
+        select.cubinCompatible = [&arch](uint32_t sm, char) { return archCompatible(arch, sm); };
+        const FatbinEntry *entry = selectEntry(entries, target, select);
+        if (!entry) {
+            if (!ctx_.opts.suppressArchWarning)
+                Diagnostics::get().warning("Input file '" + name +
+                                           "' does not contain code for target arch '" +
+                                           ctx_.opts.archText + "'");
+            return;
+        }
+        std::string entryName = name;
+        std::vector<uint8_t> bytes = entry->compressed()
+                                         ? decompressEntry(*entry, name)
+                                         : std::vector<uint8_t>(entry->payload.begin(),
+                                                                entry->payload.end());
+        if (entry->isPtx())
+            return addPtx(std::string(bytes.begin(), bytes.end()), entryName);
+        if (!entry->isElf())
+            throw FatalError(name + ": the " + fatbinEntryName(*entry) +
+                             " entry chosen for " + ctx_.opts.archText +
+                             " cannot be linked by culd yet");
+        addCubin(MappedFile::fromMemory(entryName, std::move(bytes)), entryName);
+    }
+
+    void readArchiveFile(std::unique_ptr<MappedFile> map, const std::string &name,
+                         bool systemLibrary) {
+        bool devrt = systemLibrary || isDeviceRuntimeLibrary(name);
+        std::vector<ArchiveMember> members = readArchive(map->bytes(), name);
+        fs::path dir = fs::path(name).parent_path();
+        for (ArchiveMember &m : members) {
+            std::string memberName = name + "(" + m.name + ")";
+            if (!m.thinPath.empty()) {
+                readPath((dir / m.thinPath).string(), devrt);
+                continue;
+            }
+            std::vector<uint8_t> copy(m.data.begin(), m.data.end());
+            read(MappedFile::fromMemory(memberName, std::move(copy)), memberName, devrt);
+        }
+        ctx_.keepAlive.push_back(std::move(map));
+    }
+
+    struct Deferred {
+        std::unique_ptr<ObjectFile> file;
+        Context::HostModule module;
+    };
+
+    Context &ctx_;
+    uint32_t order_ = 0;
+    bool deferring_ = false;
+    std::unique_ptr<ObjectFile> pending_;
+    std::vector<Deferred> deferred_;
+};
+
+} // namespace
+
+void readInputs(Context &ctx) {
+    InputReader reader(ctx);
+    for (const std::string &path : ctx.opts.inputs)
+        reader.readPath(path);
+    std::vector<std::string> searchPath = librarySearchPath(ctx.opts.libraryPaths);
+    for (const std::string &lib : ctx.opts.libraries) {
+        std::optional<std::string> path = findLibrary(lib, searchPath);
+        if (!path) {
+            // nvlink goes on without a word; say so at least.
+            Diagnostics::get().warning("cannot find library -l" + lib);
+            continue;
+        }
+        reader.readPath(*path, isDeviceRuntimeLibrary(*path));
+    }
+    reader.addDeferredSystemCode();
+}
+
+} // namespace culd

@@ -1,0 +1,129 @@
+#include "culd/Ptxas.h"
+
+#include "culd/Diagnostics.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace fs = std::filesystem;
+
+namespace culd {
+
+namespace {
+
+bool isExecutable(const fs::path &p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+// A scratch directory removed when it goes out of scope.
+class ScratchDir {
+public:
+    ScratchDir() {
+        std::string tmpl = (fs::temp_directory_path() / "culd-ptxas-XXXXXX").string();
+        std::vector<char> buf(tmpl.begin(), tmpl.end());
+        buf.push_back('\0');
+        if (!mkdtemp(buf.data()))
+            throw FatalError(std::string("cannot create a temporary directory: ") +
+                             std::strerror(errno));
+        path_ = buf.data();
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    const fs::path &path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+// Runs argv; stderr goes to `log`. Returns the exit status (-1 if it could
+// not start).
+int run(const std::vector<std::string> &args, const fs::path &log) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    std::vector<char *> argv;
+    std::vector<std::string> copy = args;
+    for (std::string &a : copy)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid;
+    int rc = posix_spawn(&pid, copy[0].c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0)
+        return -1;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string readText(const fs::path &p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+} // namespace
+
+std::string findPtxas(const std::string &explicitPath) {
+    if (!explicitPath.empty())
+        return isExecutable(explicitPath) ? explicitPath : std::string();
+    for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+        if (const char *root = std::getenv(var))
+            if (isExecutable(fs::path(root) / "bin" / "ptxas"))
+                return (fs::path(root) / "bin" / "ptxas").string();
+    if (const char *path = std::getenv("PATH")) {
+        std::string list(path);
+        size_t start = 0;
+        while (start <= list.size()) {
+            size_t colon = list.find(':', start);
+            std::string dir = list.substr(start, colon == std::string::npos ? std::string::npos
+                                                                            : colon - start);
+            if (!dir.empty() && isExecutable(fs::path(dir) / "ptxas"))
+                return (fs::path(dir) / "ptxas").string();
+            if (colon == std::string::npos)
+                break;
+            start = colon + 1;
+        }
+    }
+    if (isExecutable("/usr/local/cuda/bin/ptxas"))
+        return "/usr/local/cuda/bin/ptxas";
+    return {};
+}
+
+std::vector<uint8_t> compilePtx(const std::string &ptx, const std::string &name,
+                                const std::string &archText, const std::string &ptxasPath) {
+    if (ptxasPath.empty())
+        throw FatalError(name + ": PTX input needs ptxas to be compiled for " + archText +
+                         ", and none was found (use --ptxas-path, CUDA_HOME, or PATH)");
+    ScratchDir dir;
+    fs::path in = dir.path() / "input.ptx", out = dir.path() / "output.cubin",
+             log = dir.path() / "ptxas.log";
+    std::ofstream(in, std::ios::binary) << ptx;
+    int rc = run({ptxasPath, "-arch=" + archText, "-m64", "-c", in.string(), "-o", out.string()},
+                 log);
+    if (rc != 0) {
+        std::string messages = readText(log);
+        throw FatalError(name + ": ptxas failed (" +
+                         (rc < 0 ? std::string("could not run '") + ptxasPath + "'"
+                                 : "exit " + std::to_string(rc)) +
+                         ")" + (messages.empty() ? "" : ":\n" + messages));
+    }
+    std::string bytes = readText(out);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+}
+
+} // namespace culd

@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_c6b7a150_8_child_cu_0cbfa1d2)
+DEFINE_REGISTER_FUNC(_dbce2c2b_9_parent_cu_2b589193)
+DEFINE_REGISTER_FUNC(_f4510a67_22_cuda_device_runtime_cu_3ecce0c0_2317245)

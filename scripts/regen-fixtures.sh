@@ -136,6 +136,18 @@ run_job() {
             carch=$(conf_get "$conf" "compile_arch.$s" "$arch")
         fi
         fflags=$(conf_get "$conf" "nvcc_flags.$s" "")
+        # `input_kind.<stem> = ptx` links that file as PTX (nvlink compiles it).
+        if [ "$(conf_get "$conf" "input_kind.$s" cubin)" = ptx ]; then
+            if ! (cd "$cdir" && PATH=$TC_PATH nvcc "${TC_NVCC_EXTRA[@]}" -arch="$carch" -rdc=true -ptx \
+                    $nvcc_flags $fflags "$s.cu" -o "$tmp/$s.ptx") >"$tmp/nvcc.log" 2>&1; then
+                echo "FAIL $case $arch $tc: nvcc -ptx failed on $s.cu"
+                rm -rf "$out" "$tmp"
+                return 0
+            fi
+            cp "$tmp/$s.ptx" "$out/$s.ptx"
+            inputs+=("$s.ptx")
+            continue
+        fi
         # Compile from inside the case directory with a relative file name so
         # that no machine path ends up in the cubin.
         # shellcheck disable=SC2086

@@ -24,6 +24,7 @@ namespace {
 constexpr uint8_t EIATTR_FRAME_SIZE = 0x11;
 constexpr uint8_t EIATTR_CRS_STACK_SIZE = 0x1E;
 constexpr uint8_t EIATTR_NUM_BARRIERS = 0x4C;
+constexpr uint8_t EIATTR_EXTERNS = 0x0F;
 constexpr uint8_t EIATTR_REGCOUNT = 0x2F;
 
 uint32_t readU32(const uint8_t *p) {
@@ -139,6 +140,14 @@ void readFunctionSectionFacts(Context &ctx, ObjectFile &file, const InputSection
             info->hasCrsStack = true;
         } else if (r.code == EIATTR_NUM_BARRIERS) {
             infoOf(ctx, section.owner)->numBarriers = r.value;
+        } else if (r.code == EIATTR_EXTERNS) {
+            // Kernels a function names as dependencies (it launches them,
+            // or libcudadevrt says so) propagate to the kernels reaching it.
+            for (size_t i = 0; i < r.wordCount(); ++i) {
+                Symbol *s = symbolAt(file, r.word(i), section.name());
+                if (s->isEntry())
+                    addUnique(infoOf(ctx, section.owner)->externKernels, s);
+            }
         }
     }
 }

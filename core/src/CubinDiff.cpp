@@ -291,8 +291,24 @@ struct Record {
     bool operator==(const Record &o) const { return tie() == o.tie(); }
 };
 
+// EIATTR_EXTERNS names the functions and kernels a function depends on; the
+// loader reads it as a set, so it is compared as one (names sorted).
+std::string externsText(const NvInfoRecord &r, const SymbolTable &symbols) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < r.wordCount(); ++i)
+        names.push_back(quote(symbols.ref(r.word(i))));
+    std::sort(names.begin(), names.end());
+    std::string text = "{";
+    for (size_t i = 0; i < names.size(); ++i)
+        text += (i ? ", " : "") + names[i];
+    return text + "}";
+}
+
 std::string payloadText(const NvInfoRecord &r, const SymbolTable *symbols,
                         std::string *firstSymbol) {
+    constexpr uint8_t EIATTR_EXTERNS = 0x0F;
+    if (r.code == EIATTR_EXTERNS && symbols && r.payload.size % 4 == 0)
+        return externsText(r, *symbols);
     std::vector<uint32_t> symbolWords = symbols ? symbolWordOffsets(r) : std::vector<uint32_t>{};
     std::string text = "{";
     for (size_t i = 0; i < r.wordCount(); ++i) {

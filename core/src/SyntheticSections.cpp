@@ -389,25 +389,36 @@ private:
             }
     }
 
-    // The undefined functions `f` can reach, in nvlink's order: its callees
-    // are taken last-called first, and each callee's own list is prepended
-    // element by element (so every level reverses the one below). Checked
-    // against nvlink for a kernel calling malloc/free through one helper and
-    // through two. Memoised; a function on the current path contributes
-    // nothing (recursion).
+    // What `f` depends on from outside, in nvlink's order: the undefined
+    // functions it can reach, and the kernels the EXTERNS records of reached
+    // functions name (kernels launched from the device, libcudadevrt's
+    // internal memset/memcpy kernels). Callees are taken last-called first
+    // and each callee's own list is prepended element by element (so every
+    // level reverses the one below); launched kernels of a function come
+    // before its callees'. Checked against nvlink for a kernel calling
+    // malloc/free through one helper and through two, and for device-side
+    // launches. Memoised; a function on the current path contributes nothing
+    // (recursion).
     const std::vector<Symbol *> &reachableUndefined(Symbol *f) {
         auto [it, inserted] = externsMemo_.try_emplace(f);
         if (!inserted)
             return it->second;
         std::vector<Symbol *> list;
+        auto add = [&list](Symbol *e) {
+            if (std::find(list.begin(), list.end(), e) == list.end())
+                list.insert(list.begin(), e);
+        };
         if (!f->defined) {
             list.push_back(f);
         } else if (f->func) {
             const std::vector<Symbol *> &callees = f->func->callees;
             for (auto c = callees.rbegin(); c != callees.rend(); ++c)
                 for (Symbol *e : reachableUndefined(*c))
-                    if (std::find(list.begin(), list.end(), e) == list.end())
-                        list.insert(list.begin(), e);
+                    add(e);
+            const std::vector<Symbol *> &kernels = f->func->externKernels;
+            for (auto k = kernels.rbegin(); k != kernels.rend(); ++k)
+                if (!isDeadSymbol(*k))
+                    add(*k);
         }
         std::vector<Symbol *> &slot = externsMemo_[f];
         slot = std::move(list);
@@ -434,26 +445,27 @@ private:
         return m;
     }
 
-    // A device function's EXTERNS keeps the names that are still undefined.
+    // A device function's EXTERNS keeps the names that are still undefined,
+    // and the kernels it launches.
     static std::optional<MergedRecord> stillUndefined(MergedRecord m) {
         std::vector<Symbol *> still;
         for (auto &[at, sym] : m.symbolWords)
-            if (!sym->defined)
+            if (!sym->defined || sym->isEntry())
                 still.push_back(sym);
         return externsRecord(still);
     }
 
-    // A kernel's EXTERNS lists the undefined functions it can reach. nvlink
-    // rewrites the input record in place when the kernel's own file already
-    // has a symbol for each of them; otherwise the record goes and a new one
-    // is appended after the others (checked against nvlink with a kernel
-    // whose file does and does not itself call printf).
+    // A kernel's EXTERNS lists what it depends on (reachableUndefined).
+    // nvlink rewrites the input record in place when the kernel's own file
+    // has a symbol for at least one name of the new list; otherwise the
+    // record goes and a new one is appended after the others (cases 61, 62,
+    // 08, and a kernel launching another from the device).
     std::optional<MergedRecord> kernelExterns(const ObjectFile &file, Symbol *kernel) {
         const std::vector<Symbol *> &reach = reachableUndefined(kernel);
         for (Symbol *s : reach)
-            if (std::find(file.symbols.begin(), file.symbols.end(), s) == file.symbols.end())
-                return std::nullopt;
-        return externsRecord(reach);
+            if (std::find(file.symbols.begin(), file.symbols.end(), s) != file.symbols.end())
+                return externsRecord(reach);
+        return std::nullopt;
     }
 
     // A kernel uses as many named barriers as the most any function it
@@ -631,6 +643,7 @@ private:
     std::unordered_map<Symbol *, uint32_t> entryRegs_;
     std::unordered_map<Symbol *, bool> entryRecursive_;
     std::unordered_map<Symbol *, std::vector<Symbol *>> externsMemo_;
+
     OutputSection *cuinfo_ = nullptr;
     uint32_t compatFastpath_ = ~0u;
 };

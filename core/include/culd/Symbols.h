@@ -27,6 +27,7 @@ struct FunctionInfo {
     uint32_t frameSize = 0;
     uint32_t crsStackSize = 0; // EIATTR_CRS_STACK_SIZE of its .nv.info.<f>
     uint32_t numBarriers = 0;  // EIATTR_NUM_BARRIERS of its .nv.info.<f>
+    std::vector<Symbol *> externKernels; // kernels its EIATTR_EXTERNS names
     bool hasRegCount = false, hasFrameSize = false, hasCrsStack = false;
     std::vector<Symbol *> callees;      // direct calls (.nv.callgraph)
     bool isEntry = false;

@@ -191,6 +191,10 @@ private:
         select.cubinCompatible = [&arch](uint32_t sm, char) { return archCompatible(arch, sm); };
         const FatbinEntry *entry = selectEntry(entries, target, select);
         if (!entry) {
+            for (const FatbinEntry &e : entries)
+                if (e.isLtoIr() && ptxCompilesFor(e.sm, e.suffix, target))
+                    throw FatalError("LTO objects found, use -dlto (in '" + name +
+                                     "'; culd does not support link-time optimization yet)");
             if (!ctx_.opts.suppressArchWarning)
                 Diagnostics::get().warning("Input file '" + name +
                                            "' does not contain code for target arch '" +

@@ -309,12 +309,13 @@ private:
                     mergeCompatValue(merged[it->second].second, r);
                 }
             }
+        // CUDA_ACCELERATOR_TARGET (9) comes first and follows the -arch
+        // suffix; nvlink writes it even when no input has a .nv.compat.
         std::vector<uint8_t> bytes;
+        appendValueRecord(bytes, EIFMT_BVAL, 9, ctx_.opts.archSuffix == 'a' ? 1 : 0);
         for (auto &[code, r] : merged) {
-            if (code == 9) { // CUDA_ACCELERATOR_TARGET follows the -arch suffix
-                appendValueRecord(bytes, r.format, code, ctx_.opts.archSuffix == 'a' ? 1 : 0);
+            if (code == 9)
                 continue;
-            }
             if (code == 11) { // CAN_FASTPATH_FINALIZE: omitted when 0
                 if (r.wordCount() == 0 || compatFastpath_ == 0)
                     continue;

@@ -415,13 +415,27 @@ private:
 
     void writeHeaders(std::vector<uint8_t> &image) {
         Ehdr64 eh{};
-        const ElfHeader &in = ctx_.files.front()->elf().header();
-        std::memcpy(eh.ident, in.ident, 16);
+        // The identification of the first input; without device inputs,
+        // the target's own (a link of host objects without device code is
+        // valid and gives an empty cubin, as with nvlink).
+        static const uint8_t magic[4] = {0x7F, 'E', 'L', 'F'};
+        std::memcpy(eh.ident, magic, 4);
+        eh.ident[5] = ELFDATA2LSB;
+        eh.ident[6] = 1;
+        bool v7 = ctx_.arch.elf_abi == CULD_ELF_ABI_V7;
+        eh.ident[7] = v7 ? ELFOSABI_CUDA_V7 : ELFOSABI_CUDA_V8;
+        eh.ident[8] = v7 ? 7 : 8;
+        uint32_t version = 1;
+        if (!ctx_.files.empty()) {
+            const ElfHeader &in = ctx_.files.front()->elf().header();
+            std::memcpy(eh.ident, in.ident, 16);
+            version = in.version;
+        }
         eh.ident[4] = ELFCLASS64;
         eh.type = ctx_.opts.relocatable ? ET_REL : ET_EXEC;
         eh.machine = EM_CUDA;
         // Older toolkits store their version here (118 for CUDA 11.8).
-        eh.version = in.version;
+        eh.version = version;
         eh.phoff = phoff_;
         eh.shoff = shoff_;
         eh.flags = elfFlags();

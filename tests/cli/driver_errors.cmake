@@ -34,3 +34,7 @@ expect_failure(no-plugin "culd error : no plugin serves sm_999" -arch=sm_999 gar
 expect_failure(not-elf "culd error : garbage.cubin: not a cubin" -arch=sm_90 garbage.cubin)
 expect_failure(empty "culd error : empty.cubin: empty file, not a cubin" -arch=sm_90 empty.cubin)
 expect_failure(missing "culd error : nothere.cubin: cannot open" -arch=sm_90 nothere.cubin)
+
+# Only LTO IR for the target: nvlink's refusal ("LTO objects found, use -dlto").
+expect_failure(lto "culd error : LTO objects found, use -dlto" -arch=sm_90
+  ${SOURCE_DIR}/tests/inputs/host-lto.o)

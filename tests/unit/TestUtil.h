@@ -2,6 +2,10 @@
 // reads and self-removing temporary directories.
 #pragma once
 
+#include "culd/ElfFile.h"
+
+#include <catch2/catch.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -70,5 +74,20 @@ public:
 private:
     fs::path path_;
 };
+
+// A committed test input under tests/inputs (must exist and not be empty).
+inline std::vector<uint8_t> input(const std::string &name) {
+    std::vector<uint8_t> bytes = readFile(fs::path(CULD_SOURCE_DIR) / "tests" / "inputs" / name);
+    REQUIRE_FALSE(bytes.empty());
+    return bytes;
+}
+
+inline ByteView view(const std::vector<uint8_t> &bytes) {
+    return ByteView{bytes.data(), bytes.size()};
+}
+
+inline std::string text(ByteView v) {
+    return std::string(reinterpret_cast<const char *>(v.data), v.size);
+}
 
 } // namespace culd::test

@@ -18,16 +18,6 @@ using namespace culd::test;
 
 namespace {
 
-std::vector<uint8_t> input(const std::string &name) {
-    auto bytes = readFile(fs::path(CULD_SOURCE_DIR) / "tests" / "inputs" / name);
-    REQUIRE_FALSE(bytes.empty());
-    return bytes;
-}
-
-ByteView view(const std::vector<uint8_t> &bytes) { return ByteView{bytes.data(), bytes.size()}; }
-
-std::string text(ByteView v) { return std::string(reinterpret_cast<const char *>(v.data), v.size); }
-
 // Overwrites `field` of the member header at `header` (space padded).
 void setField(std::vector<uint8_t> &bytes, size_t header, size_t offset, size_t width,
               const std::string &value) {

@@ -24,14 +24,6 @@ using namespace culd::test;
 
 namespace {
 
-std::vector<uint8_t> input(const std::string &name) {
-    auto bytes = readFile(fs::path(CULD_SOURCE_DIR) / "tests" / "inputs" / name);
-    REQUIRE_FALSE(bytes.empty());
-    return bytes;
-}
-
-ByteView view(const std::vector<uint8_t> &bytes) { return ByteView{bytes.data(), bytes.size()}; }
-
 template <class T> void store(std::vector<uint8_t> &bytes, size_t offset, T value) {
     REQUIRE(offset + sizeof value <= bytes.size());
     std::memcpy(bytes.data() + offset, &value, sizeof value);

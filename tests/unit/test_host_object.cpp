@@ -17,14 +17,6 @@ using namespace culd::test;
 
 namespace {
 
-std::vector<uint8_t> input(const std::string &name) {
-    auto bytes = readFile(fs::path(CULD_SOURCE_DIR) / "tests" / "inputs" / name);
-    REQUIRE_FALSE(bytes.empty());
-    return bytes;
-}
-
-ByteView view(const std::vector<uint8_t> &bytes) { return ByteView{bytes.data(), bytes.size()}; }
-
 ElfFile parseHost(const std::vector<uint8_t> &bytes, const std::string &name) {
     return ElfFile::parse(name, view(bytes), ElfParseOptions{true});
 }

@@ -63,10 +63,14 @@ public:
     void run() {
         collectVariables();
         collectUses();
+        if (ctx_.opts.relocatable)
+            refuseExternSharedInRelocatableLink();
         uint64_t moduleAlign = 1;
         allocate(groupByUser(), 0, &moduleAlign);
         for (Symbol *kernel : kernels())
             layoutKernel(*kernel, moduleAlign);
+        if (ctx_.opts.relocatable)
+            return;
         for (auto &[sym, offset] : externOffsets_)
             sym->finalValue = offset;
         // The module-shared section empties (its variables now live in the
@@ -92,7 +96,9 @@ private:
                 if (s->section->file != file.get() || !s->section->isLive())
                     continue;
                 seen_.insert(s);
-                s->emitted = false; // shared variables are not in the output .symtab
+                // Shared variables leave an executable's .symtab.
+                if (!ctx_.opts.relocatable)
+                    s->emitted = false;
                 if (s->section->kind == SectionKind::SharedGlobal)
                     moduleVars_.push_back(s);
                 else
@@ -101,6 +107,18 @@ private:
         for (OutputSection *out : ctx_.outputs)
             if (out->kind == SectionKind::SharedGlobal)
                 moduleShared_ = out;
+    }
+
+    // nvlink -r turns each kernel's extern __shared__ references into a
+    // synthetic `externsharedinstance` symbol; culd does not do that yet and
+    // says so rather than write a different file.
+    void refuseExternSharedInRelocatableLink() const {
+        for (auto &[fn, used] : uses_)
+            for (Symbol *s : used)
+                if (!s->section)
+                    throw FatalError("extern __shared__ array '" + std::string(s->name) +
+                                     "' (used by '" + std::string(fn->name) +
+                                     "') in a relocatable link (-r) is not supported yet");
     }
 
     // Module shared variables grouped by the function that uses them (groups
@@ -148,7 +166,8 @@ private:
                         uses_[target->owner].insert(s);
                     else if (!s->defined && isSharedSpace(*s)) {
                         uses_[target->owner].insert(s);
-                        s->emitted = false;
+                        if (!ctx_.opts.relocatable)
+                            s->emitted = false;
                     }
                 }
             }
@@ -203,6 +222,13 @@ private:
         }
         uint64_t reserved = ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
         OutputSection *out = sharedSectionOf(kernel);
+        // A relocatable link only records the window's alignment; offsets and
+        // sizes are the final link's.
+        if (ctx_.opts.relocatable) {
+            if (out)
+                out->addralign = std::max(out->addralign, align);
+            return;
+        }
         // A kernel that only uses dynamic shared memory still gets a window.
         if (!out && (end > 0 || usesExtern) && !ctx_.opts.relocatable)
             out = makeSharedSection(kernel);
@@ -238,8 +264,11 @@ private:
 };
 
 void assignDataValues(Context &ctx) {
-    auto assign = [](Symbol *s) {
-        if (!s || isSharedSection(s->section))
+    // A relocatable link leaves shared memory to the final link: shared
+    // variables keep their input values, offset like any other data.
+    bool relocatable = ctx.opts.relocatable;
+    auto assign = [relocatable](Symbol *s) {
+        if (!s || (isSharedSection(s->section) && !relocatable))
             return;
         s->finalValue = s->section && s->section->out ? s->section->outOffset + s->value : s->value;
     };
@@ -254,6 +283,13 @@ void assignDataValues(Context &ctx) {
 } // namespace
 
 void layoutMemory(Context &ctx) {
+    if (ctx.opts.relocatable) {
+        // Only the windows' alignment is recorded; shared variables then
+        // keep the inputs' values (assignDataValues treats them as data).
+        SharedLayout(ctx).run();
+        assignDataValues(ctx);
+        return;
+    }
     assignDataValues(ctx);
     SharedLayout(ctx).run();
 }

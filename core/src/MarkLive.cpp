@@ -63,6 +63,9 @@ bool isRoot(const Context &ctx, const Symbol &s, bool hostInfo) {
 } // namespace
 
 void markLive(Context &ctx) {
+    // A relocatable link removes nothing: a later link decides what lives.
+    if (ctx.opts.relocatable)
+        return;
     std::vector<Symbol *> functions;
     for (Symbol *s : ctx.symtab.globals())
         if (s->isFunction() && s->defined && s->section)

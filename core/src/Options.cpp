@@ -54,7 +54,7 @@ const OptionSpec optionTable[] = {
      "Suppress the stack-size warning."},
     {"machine", "m", Arg::Value, Support::Yes, "Address size (64 only)."},
     {"cpu-arch", "cpu-arch", Arg::Value, Support::Yes, "Host CPU architecture."},
-    {"relocatable-link", "r", Arg::None, Support::NotYet, "Relocatable (incremental) link."},
+    {"relocatable-link", "r", Arg::None, Support::Yes, "Relocatable (incremental) link."},
     {"preserve-relocs", "preserve-relocs", Arg::None, Support::Yes,
      "Keep resolved relocations in the output."},
     {"force-rela", "force-rela", Arg::None, Support::Yes, "Write RELA sections only."},
@@ -318,6 +318,7 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.libraries = splitList(values("library"));
     opts.pluginDirs = values("plugin-dir");
     opts.cpuArch = single("cpu-arch");
+    opts.relocatable = vm.count("relocatable-link");
     opts.preserveRelocs = vm.count("preserve-relocs");
     opts.forceRela = vm.count("force-rela");
     opts.kernelsUsed = splitList(values("kernels-used"));

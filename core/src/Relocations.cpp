@@ -155,7 +155,10 @@ private:
         k.resolved = resolved;
         k.target = target.out;
         k.offset = offset;
-        k.type = (desc.flags & CULD_RELOC_F_UNIFIED) ? desc.plain_type : desc.type;
+        // Unified types become plain ones in an executable; a relocatable
+        // link keeps them for the final link (as nvlink 13.0 was seen to).
+        bool plain = (desc.flags & CULD_RELOC_F_UNIFIED) && !ctx_.opts.relocatable;
+        k.type = plain ? desc.plain_type : desc.type;
         k.addend = addend;
         k.rela = rela || ctx_.relaOnly() || ctx_.opts.forceRela;
         if (sym.isSectionSymbol) {

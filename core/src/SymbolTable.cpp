@@ -294,6 +294,9 @@ void reportUndefined(Context &ctx) {
     // The writer also needs this: only undefined symbols that live code
     // references reach the output's symbol table.
     ctx.referencedFromLiveCode = referencedFromLiveCode(ctx);
+    // A relocatable link may leave anything undefined for the next link.
+    if (ctx.opts.relocatable)
+        return;
     const std::unordered_set<const Symbol *> &used = ctx.referencedFromLiveCode;
     std::vector<Symbol *> candidates;
     for (Symbol *s : ctx.symtab.globals())

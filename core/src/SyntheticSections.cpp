@@ -198,9 +198,11 @@ private:
         out.insert(out.end(), reinterpret_cast<uint8_t *>(desc),
                    reinterpret_cast<uint8_t *>(desc) + 24);
         out.insert(out.end(), pool.begin(), pool.end());
-        for (auto &file : ctx_.files)
-            if (const ElfSection *n = file->elf().findSection(".note.nv.tkinfo"))
-                out.insert(out.end(), n->data.begin(), n->data.end());
+        // The inputs' tool records follow, except in a relocatable link.
+        if (!ctx_.opts.relocatable)
+            for (auto &file : ctx_.files)
+                if (const ElfSection *n = file->elf().findSection(".note.nv.tkinfo"))
+                    out.insert(out.end(), n->data.begin(), n->data.end());
         return out;
     }
 
@@ -237,7 +239,8 @@ private:
             }
         std::reverse(records.begin(), records.end());
         for (Symbol *f : functions_) {
-            if (!f->isEntry())
+            // Stack sizes are the final link's to compute.
+            if (!f->isEntry() || ctx_.opts.relocatable)
                 continue;
             MergedRecord m;
             m.format = EIFMT_SVAL;
@@ -277,7 +280,7 @@ private:
             if (perDefinition && !sym->isLocal && sym->file != &file)
                 return std::nullopt;
         }
-        if (r.code == EIATTR_REGCOUNT && !m.symbolWords.empty()) {
+        if (r.code == EIATTR_REGCOUNT && !m.symbolWords.empty() && !ctx_.opts.relocatable) {
             Symbol *f = m.symbolWords.front().second;
             if (auto it = entryRegs_.find(f); it != entryRegs_.end() && m.payload.size() >= 8) {
                 uint32_t own;
@@ -369,10 +372,13 @@ private:
                         records.push_back(std::move(*m));
                 }
                 std::reverse(records.begin(), records.end());
-                // Recomputed records go at the end, as nvlink appends them.
-                propagateBarriers(records, s->owner);
-                appendCrsStack(records, s->owner);
-                if (entry && !externsInPlace)
+                // Recomputed records go at the end, as nvlink appends them
+                // (a relocatable link leaves them to the final link).
+                if (!ctx_.opts.relocatable) {
+                    propagateBarriers(records, s->owner);
+                    appendCrsStack(records, s->owner);
+                }
+                if (entry && !externsInPlace && !ctx_.opts.relocatable)
                     if (std::optional<MergedRecord> m = externsRecord(reachableUndefined(s->owner)))
                         records.push_back(std::move(*m));
                 OutputSection *out = ctx_.makeOutput(std::string(s->name()), SHT_CUDA_INFO,

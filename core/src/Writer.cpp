@@ -180,7 +180,8 @@ private:
         if (!s.emitted || s.isSectionSymbol)
             return false;
         if (!s.isLocal && isLinkerProvided(s.name))
-            return s.name == ".nv.reservedSmem.offset0" && ctx_.arch.reserved_smem;
+            return ctx_.opts.relocatable ||
+                   (s.name == ".nv.reservedSmem.offset0" && ctx_.arch.reserved_smem);
         if (s.defined && s.section && (!s.section->isLive() || !s.section->out))
             return false;
         if (s.isFunction() && s.defined && !s.live)
@@ -188,11 +189,15 @@ private:
         // An undefined symbol only live code referred to is gone with it.
         if (!s.isLocal && !s.defined && !ctx_.referencedFromLiveCode.count(&s))
             return false;
-        if ((s.other & 0xE0) == STO_CUDA_SHARED)
+        if ((s.other & 0xE0) == STO_CUDA_SHARED && !ctx_.opts.relocatable)
+            return false;
+        // The compiler's unnamed undefined local placeholder never does.
+        if (s.isLocal && !s.defined && s.name.empty())
             return false;
         // Compiler-internal locals (the parameter-area `_param`) stay out,
-        // except that nvlink keeps them under --preserve-relocs.
-        if (s.isLocal && (s.other & 0x3) == 1 && !ctx_.opts.preserveRelocs)
+        // except that nvlink keeps them under --preserve-relocs and -r.
+        if (s.isLocal && (s.other & 0x3) == 1 && !ctx_.opts.preserveRelocs &&
+            !ctx_.opts.relocatable)
             return false;
         return true;
     }
@@ -440,7 +445,9 @@ private:
         eh.shoff = shoff_;
         eh.flags = elfFlags();
         eh.ehsize = sizeof(Ehdr64);
-        eh.phentsize = phdrs_.empty() ? 0 : sizeof(Phdr64);
+        // nvlink -r still records the program-header entry size below sm_100.
+        bool phentsize = !phdrs_.empty() || (ctx_.opts.relocatable && !ctx_.isMercuryTarget());
+        eh.phentsize = phentsize ? sizeof(Phdr64) : 0;
         eh.phnum = static_cast<uint16_t>(phdrs_.size());
         eh.shentsize = sizeof(Shdr64);
         eh.shnum = static_cast<uint16_t>(sections_.size() + 1);

@@ -27,7 +27,7 @@ function(expect_failure name expected)
 endfunction()
 
 expect_failure(unknown-option "culd error : Unknown option '--frobnicate'" -arch=sm_90 --frobnicate garbage.cubin)
-expect_failure(not-yet "culd error : option '--relocatable-link' is not supported yet" -arch=sm_90 -r garbage.cubin)
+expect_failure(not-yet "culd error : option '--time' is not supported yet" -arch=sm_90 --time=x.csv garbage.cubin)
 expect_failure(bad-arch "culd error : invalid value 'sm_9x' for option '--arch'" -arch=sm_9x garbage.cubin)
 expect_failure(no-arch "culd error : no target architecture given" garbage.cubin)
 expect_failure(no-plugin "culd error : no plugin serves sm_999" -arch=sm_999 garbage.cubin)
@@ -38,3 +38,11 @@ expect_failure(missing "culd error : nothere.cubin: cannot open" -arch=sm_90 not
 # Only LTO IR for the target: nvlink's refusal ("LTO objects found, use -dlto").
 expect_failure(lto "culd error : LTO objects found, use -dlto" -arch=sm_90
   ${SOURCE_DIR}/tests/inputs/host-lto.o)
+
+# -r with extern __shared__ arrays (nvlink's externsharedinstance rewrite) is
+# refused rather than written differently.
+file(COPY ${SOURCE_DIR}/tests/fixtures/15-extern-shared/sm_90/main.cubin
+          ${SOURCE_DIR}/tests/fixtures/15-extern-shared/sm_90/reduce.cubin DESTINATION ${work})
+expect_failure(relocatable-extern-shared
+  "extern __shared__ array 'dyn_f' (used by '_Z10dyn_reducei') in a relocatable link (-r) is not supported yet"
+  -arch=sm_90 -r main.cubin reduce.cubin)

@@ -473,7 +473,8 @@ private:
             std::memcpy(sh, &h, sizeof(h));
             sh += sizeof(h);
         }
-        std::memcpy(image.data() + phoff_, phdrs_.data(), phdrs_.size() * sizeof(Phdr64));
+        if (!phdrs_.empty()) // -r output has none (and an empty vector's data() may be null)
+            std::memcpy(image.data() + phoff_, phdrs_.data(), phdrs_.size() * sizeof(Phdr64));
     }
 
     // ABI v8: (cuinfo index << 24) | (SM << 8) | the arch's low byte.

@@ -87,7 +87,7 @@ private:
             return readHostObjectFile(std::move(map), name, systemLibrary);
         case InputKind::Fatbin:
             ctx_.inputsWithoutHostInfo = true;
-            return readFatbin(map->bytes(), name, std::move(map), nullptr);
+            return readFatbin(std::move(map), name);
         case InputKind::Archive:
         case InputKind::ThinArchive:
             return readArchiveFile(std::move(map), name, systemLibrary);
@@ -175,11 +175,9 @@ private:
             ctx_.hostModules.push_back(std::move(module));
     }
 
-    void readFatbin(ByteView blob, const std::string &name, std::unique_ptr<MappedFile> owner,
-                    const void *) {
-        std::vector<FatbinEntry> entries = parseFatbin(blob, name);
-        if (owner)
-            ctx_.keepAlive.push_back(std::move(owner));
+    void readFatbin(std::unique_ptr<MappedFile> map, const std::string &name) {
+        std::vector<FatbinEntry> entries = parseFatbin(map->bytes(), name);
+        ctx_.keepAlive.push_back(std::move(map)); // the entries view into it
         readEntries(entries, name);
     }
 
@@ -201,18 +199,17 @@ private:
                                            ctx_.opts.archText + "'");
             return;
         }
-        std::string entryName = name;
         std::vector<uint8_t> bytes = entry->compressed()
                                          ? decompressEntry(*entry, name)
                                          : std::vector<uint8_t>(entry->payload.begin(),
                                                                 entry->payload.end());
         if (entry->isPtx())
-            return addPtx(std::string(bytes.begin(), bytes.end()), entryName);
+            return addPtx(std::string(bytes.begin(), bytes.end()), name);
         if (!entry->isElf())
             throw FatalError(name + ": the " + fatbinEntryName(*entry) +
                              " entry chosen for " + ctx_.opts.archText +
                              " cannot be linked by culd yet");
-        addCubin(MappedFile::fromMemory(entryName, std::move(bytes)), entryName);
+        addCubin(MappedFile::fromMemory(name, std::move(bytes)), name);
     }
 
     void readArchiveFile(std::unique_ptr<MappedFile> map, const std::string &name,
@@ -240,7 +237,7 @@ private:
     Context &ctx_;
     uint32_t order_ = 0;
     bool deferring_ = false;
-    std::unique_ptr<ObjectFile> pending_;
+    std::unique_ptr<ObjectFile> pending_; // libcudadevrt's cubin, held back while deferring
     std::vector<Deferred> deferred_;
 };
 

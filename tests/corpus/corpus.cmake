@@ -23,10 +23,15 @@ function(culd_corpus_conf_get conf key default out)
   set(${out} "${value}" PARENT_SCOPE)
 endfunction()
 
-# Names listed in known-gaps.txt ('#' starts a comment).
+# Names listed in a known-gaps file ('#' starts a comment); the cubin
+# corpus's own list when no file is given.
 function(culd_corpus_known_gaps out)
   set(gaps "")
   set(file ${CULD_CORPUS_DIR}/known-gaps.txt)
+  if(ARGC GREATER 1)
+    set(file ${ARGV1})
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${file})
   if(EXISTS ${file})
     file(STRINGS ${file} lines)
     foreach(line IN LISTS lines)

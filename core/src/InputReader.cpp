@@ -203,8 +203,12 @@ private:
                                          ? decompressEntry(*entry, name)
                                          : std::vector<uint8_t>(entry->payload.begin(),
                                                                 entry->payload.end());
-        if (entry->isPtx())
+        if (entry->isPtx()) {
+            // Device code compiled from PTX carries no host information, so
+            // (as with nvlink) host-info dead-code elimination is off.
+            ctx_.inputsWithoutHostInfo = true;
             return addPtx(std::string(bytes.begin(), bytes.end()), name);
+        }
         if (!entry->isElf())
             throw FatalError(name + ": the " + fatbinEntryName(*entry) +
                              " entry chosen for " + ctx_.opts.archText +

@@ -112,7 +112,8 @@ std::vector<uint8_t> compilePtx(const std::string &ptx, const std::string &name,
     ScratchDir dir;
     fs::path in = dir.path() / "input.ptx", out = dir.path() / "output.cubin",
              log = dir.path() / "ptxas.log";
-    std::ofstream(in, std::ios::binary) << ptx;
+    // PTX in fatbins is NUL-terminated; ptxas reads a NUL as a premature EOF.
+    std::ofstream(in, std::ios::binary) << ptx.substr(0, ptx.find('\0'));
     int rc = run({ptxasPath, "-arch=" + archText, "-m64", "-c", in.string(), "-o", out.string()},
                  log);
     if (rc != 0) {

@@ -383,7 +383,8 @@ TEST_CASE("fatbin: fuzzed inputs are rejected cleanly", "[fatbin][fuzz]") {
     const fs::path dir = fs::path(CULD_SOURCE_DIR) / "tests" / "inputs";
     std::vector<fs::path> files;
     for (const auto &entry : fs::directory_iterator(dir))
-        files.push_back(entry.path());
+        if (entry.is_regular_file())
+            files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     REQUIRE(files.size() >= 10);
 

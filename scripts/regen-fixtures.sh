@@ -78,7 +78,7 @@ toolchain_env() {
 toolchain_version() { # TC -> "V13.0.88" or empty
     local TC_PATH TC_NVCC_EXTRA
     toolchain_env "$1"
-    PATH=$TC_PATH nvcc --version 2>/dev/null | sed -n 's/.*release [0-9.]*, \(V[0-9.]*\).*/\1/p' | head -n1
+    PATH=$TC_PATH nvcc_release_of nvcc
 }
 
 fixture_dir_name() { # ARCH TC
@@ -169,17 +169,8 @@ run_job() {
 
     # checks
     local status=PASS why=""
-    if [ "$expect" = ok ] && [ "$rc" -ne 0 ]; then
-        status=MISMATCH why="expected ok, nvlink rc=$rc: $(head -n2 "$out/nvlink.stderr" | tr '\n' ' ')"
-    elif [ "$expect" = error ] && [ "$rc" -eq 0 ]; then
-        status=MISMATCH why="expected error, nvlink succeeded"
-    elif [ "$expect" = error ] && [ -n "$expect_msg" ] && ! grep -qF -- "$expect_msg" "$out/nvlink.stderr"; then
-        status=MISMATCH why="message not found; stderr: $(head -n2 "$out/nvlink.stderr" | tr '\n' ' ')"
-    fi
-    if grep -qaE '/(work|tmp|home|root|usr)/' "$out"/* 2>/dev/null; then
-        status="$status+PATHLEAK"
-        why="$why machine path embedded in: $(grep -laE '/(work|tmp|home|root|usr)/' "$out"/* | xargs -n1 basename | tr '\n' ' ')"
-    fi
+    check_nvlink_outcome "$expect" "$rc" "$expect_msg" "$out/nvlink.stderr"
+    flag_path_leaks "$out"
     echo "$status $case $arch $tc rc=$rc $why"
 }
 

@@ -10,18 +10,12 @@
 #include "culd/Link.h"
 #include "culd/Options.h"
 #include "culd/OutputFile.h"
+#include "culd/Process.h"
 
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 namespace culd {
 
@@ -34,48 +28,11 @@ const char kFragment[] = "SECTIONS\n"
                          "\t.nv_fatbin : { *(.nv_fatbin) }\n"
                          "}\n";
 
-// Runs `args` (searched in PATH, no shell) and returns what it printed on
-// stdout, and on stderr too when `withStderr`.
-std::string capture(std::vector<std::string> args, bool withStderr) {
-    int out[2];
-    if (pipe(out) != 0)
-        throw FatalError(std::string("cannot run '") + args[0] + "': " + std::strerror(errno));
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    if (withStderr)
-        posix_spawn_file_actions_adddup2(&actions, out[1], STDERR_FILENO);
-    else
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addclose(&actions, out[0]);
-    std::vector<char *> argv;
-    for (std::string &a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid;
-    int rc = posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(out[1]);
-    if (rc != 0) {
-        close(out[0]);
-        throw FatalError("cannot run '" + args[0] + "': " + std::strerror(rc));
-    }
-    std::string text;
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(out[0], buf, sizeof buf)) > 0)
-        text.append(buf, static_cast<size_t>(n));
-    close(out[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return text;
-}
-
 // The options of the host compiler's own link step that change ld's default
 // script: -pie, -shared, -r, "-z X", "-m X" on its collect2 line (none when
 // the compiler shows no collect2 line, as clang does).
 std::vector<std::string> hostLinkOptions(const std::string &ccbin) {
-    std::string all = capture({ccbin, "-###", "/dev/null", "-m64"}, true);
+    std::string all = runProcess({ccbin, "-###", "/dev/null", "-m64"}, true).output;
     std::vector<std::string> options;
     size_t pos = all.find("collect2");
     if (pos == std::string::npos)
@@ -112,7 +69,7 @@ std::string defaultScript(const std::string &ccbin) {
     std::vector<std::string> args = {"ld", "--verbose"};
     for (std::string &o : hostLinkOptions(ccbin))
         args.push_back(o);
-    std::string verbose = capture(args, false);
+    std::string verbose = runProcess(args, false).output;
     const std::string rule = "==================================================\n";
     size_t start = verbose.find(rule);
     size_t end = start == std::string::npos ? start : verbose.find(rule, start + rule.size());

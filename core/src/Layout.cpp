@@ -13,6 +13,7 @@
 // In relocatable cubins a shared variable's st_value holds its alignment (as
 // for SHN_COMMON), not an offset.
 #include "culd/CallGraph.h"
+#include "culd/Align.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
@@ -27,13 +28,9 @@ using namespace elf;
 
 namespace {
 
-uint64_t alignTo(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
-
 bool isSharedSpace(const Symbol &s) { return (s.other & 0xE0) == STO_CUDA_SHARED; }
 
-bool isSharedSection(const InputSection *s) {
-    return s && (s->kind == SectionKind::SharedEntry || s->kind == SectionKind::SharedGlobal);
-}
+bool isSharedSection(const InputSection *s) { return s && s->isSharedMemory(); }
 
 // A shared variable's alignment: st_value, or min(size, 8) when it is 0.
 uint64_t sharedAlignment(const Symbol &s) {
@@ -121,29 +118,34 @@ private:
                                      "') in a relocatable link (-r) is not supported yet");
     }
 
-    // Module shared variables grouped by the function that uses them (groups
-    // in input order, each sorted by descending alignment) - the order
-    // nvlink's layout shows.
+    // Module shared variables grouped by the first function (in input order)
+    // that uses them; groups in the order their first variable appears, each
+    // sorted by descending alignment - the order nvlink's layout shows.
     std::vector<Symbol *> groupByUser() const {
+        auto before = [](const Symbol *a, const Symbol *b) {
+            return std::make_pair(a->file->order(), a->inputIndex) <
+                   std::make_pair(b->file->order(), b->inputIndex);
+        };
         std::unordered_map<Symbol *, Symbol *> userOf;
         for (auto &[fn, used] : uses_)
-            for (Symbol *v : used)
-                if (!userOf.count(v) || fn->inputIndex < userOf[v]->inputIndex)
-                    userOf[v] = fn;
-        std::vector<Symbol *> order;
-        std::vector<bool> done(moduleVars_.size(), false);
-        for (size_t i = 0; i < moduleVars_.size(); ++i) {
-            if (done[i])
-                continue;
-            Symbol *user = userOf.count(moduleVars_[i]) ? userOf[moduleVars_[i]] : nullptr;
-            std::vector<Symbol *> group;
-            for (size_t j = i; j < moduleVars_.size(); ++j) {
-                Symbol *u = userOf.count(moduleVars_[j]) ? userOf[moduleVars_[j]] : nullptr;
-                if (!done[j] && u == user) {
-                    group.push_back(moduleVars_[j]);
-                    done[j] = true;
-                }
+            for (Symbol *v : used) {
+                Symbol *&user = userOf[v];
+                if (!user || before(fn, user))
+                    user = fn;
             }
+        std::unordered_map<Symbol *, size_t> groupOf;  // user (or null) -> group
+        std::vector<std::vector<Symbol *>> groups;
+        for (Symbol *v : moduleVars_) {
+            auto it = userOf.find(v);
+            Symbol *user = it == userOf.end() ? nullptr : it->second;
+            auto [slot, isNew] = groupOf.try_emplace(user, groups.size());
+            if (isNew)
+                groups.emplace_back();
+            groups[slot->second].push_back(v);
+        }
+        std::vector<Symbol *> order;
+        order.reserve(moduleVars_.size());
+        for (auto &group : groups) {
             std::stable_sort(group.begin(), group.end(), [](const Symbol *a, const Symbol *b) {
                 return sharedAlignment(*a) > sharedAlignment(*b);
             });

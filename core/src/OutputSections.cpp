@@ -5,6 +5,7 @@
 // data (.nv.global, .nv.global.init, .nv.constant<N>, debug sections) is
 // concatenated by name in input order, each piece at its alignment. Nothing
 // is copied: an output section is a list of (input section, offset) pieces.
+#include "culd/Align.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
@@ -48,8 +49,6 @@ uint32_t outputType(const Context &ctx, const InputSection &in) {
         return in.header->type;
     }
 }
-
-uint64_t alignTo(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
 
 class Merger {
 public:

@@ -1,19 +1,15 @@
 #include "culd/Ptxas.h"
 
 #include "culd/Diagnostics.h"
+#include "culd/Process.h"
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace fs = std::filesystem;
 
@@ -47,29 +43,6 @@ public:
 private:
     fs::path path_;
 };
-
-// Runs argv; stderr goes to `log`. Returns the exit status (-1 if it could
-// not start).
-int run(const std::vector<std::string> &args, const fs::path &log) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    std::vector<char *> argv;
-    std::vector<std::string> copy = args;
-    for (std::string &a : copy)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid;
-    int rc = posix_spawn(&pid, copy[0].c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0)
-        return -1;
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 std::string readText(const fs::path &p) {
     std::ifstream in(p, std::ios::binary);
@@ -110,17 +83,16 @@ std::vector<uint8_t> compilePtx(const std::string &ptx, const std::string &name,
         throw FatalError(name + ": PTX input needs ptxas to be compiled for " + archText +
                          ", and none was found (use --ptxas-path, CUDA_HOME, or PATH)");
     ScratchDir dir;
-    fs::path in = dir.path() / "input.ptx", out = dir.path() / "output.cubin",
-             log = dir.path() / "ptxas.log";
+    fs::path in = dir.path() / "input.ptx", out = dir.path() / "output.cubin";
     // PTX in fatbins is NUL-terminated; ptxas reads a NUL as a premature EOF.
     std::ofstream(in, std::ios::binary) << ptx.substr(0, ptx.find('\0'));
-    int rc = run({ptxasPath, "-arch=" + archText, "-m64", "-c", in.string(), "-o", out.string()},
-                 log);
-    if (rc != 0) {
-        std::string messages = readText(log);
+    ProcessResult ptxas = runProcess(
+        {ptxasPath, "-arch=" + archText, "-m64", "-c", in.string(), "-o", out.string()}, true);
+    if (ptxas.exitCode != 0) {
+        const std::string &messages = ptxas.output;
         throw FatalError(name + ": ptxas failed (" +
-                         (rc < 0 ? std::string("could not run '") + ptxasPath + "'"
-                                 : "exit " + std::to_string(rc)) +
+                         (ptxas.exitCode < 0 ? std::string("killed by a signal")
+                                             : "exit " + std::to_string(ptxas.exitCode)) +
                          ")" + (messages.empty() ? "" : ":\n" + messages));
     }
     std::string bytes = readText(out);

@@ -122,10 +122,7 @@ private:
         return d.num_actions > 0 && d.actions[0].kind == CULD_VK_CLEAR;
     }
 
-    static bool isShared(const Symbol &s) {
-        return s.section && (s.section->kind == SectionKind::SharedEntry ||
-                             s.section->kind == SectionKind::SharedGlobal);
-    }
+    static bool isShared(const Symbol &s) { return s.section && s.section->isSharedMemory(); }
 
     void record(OutputSection &out, uint64_t offset, const culd_reloc_desc &desc,
                 const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel) {

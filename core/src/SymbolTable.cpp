@@ -8,6 +8,7 @@
 #include "culd/NvInfo.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace culd {
@@ -95,15 +96,16 @@ void createSections(Context &ctx, ObjectFile &file) {
             file.relocSections.push_back({&hdr, file.sections[hdr.infoIndex()]});
 }
 
-// Global FRAME/REGCOUNT of one file's symbol, for weak selection.
-uint32_t regCountOf(const ObjectFile &file, uint32_t inputSym) {
+// Global REGCOUNT records of one file's .nv.info: symbol index -> registers.
+std::unordered_map<uint32_t, uint32_t> regCountsOf(const ObjectFile &file) {
+    std::unordered_map<uint32_t, uint32_t> counts;
     const ElfSection *info = file.elf().findSection(".nv.info");
     if (!info)
-        return 0;
+        return counts;
     for (const NvInfoRecord &r : parseNvInfo(info->data, {file.name(), info->name}))
-        if (r.code == 0x2F && r.wordCount() >= 2 && r.word(0) == inputSym)
-            return r.word(1);
-    return 0;
+        if (r.code == 0x2F && r.wordCount() >= 2)
+            counts.emplace(r.word(0), r.word(1));
+    return counts;
 }
 
 void fill(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
@@ -199,16 +201,27 @@ private:
             return; // the first weak data definition wins
         }
         // Weak functions: fewer registers wins; otherwise the first one.
-        uint32_t oldRegs = regCountOf(*s.file, s.inputIndex);
-        uint32_t newRegs = regCountOf(file, es.index);
+        uint32_t oldRegs = regCount(*s.file, s.inputIndex);
+        uint32_t newRegs = regCount(file, es.index);
         if (newRegs < oldRegs)
             replace(s, es, file, section);
         else
             discard(section);
     }
 
+    // Parsed once per file: weak conflicts can be many (one per template
+    // instantiation a file shares), and .nv.info is per file, not per symbol.
+    uint32_t regCount(const ObjectFile &file, uint32_t inputSym) {
+        auto it = regCounts_.find(&file);
+        if (it == regCounts_.end())
+            it = regCounts_.emplace(&file, regCountsOf(file)).first;
+        auto found = it->second.find(inputSym);
+        return found == it->second.end() ? 0 : found->second;
+    }
+
     Context &ctx_;
     unsigned conflicts_ = 0;
+    std::unordered_map<const ObjectFile *, std::unordered_map<uint32_t, uint32_t>> regCounts_;
 };
 
 void createLocal(Context &ctx, ObjectFile &file, const ElfSymbol &es, Symbol *&slot) {
@@ -305,11 +318,10 @@ void reportUndefined(Context &ctx) {
     for (Symbol *s : candidates) {
         if (!used.count(s))
             continue;
-        std::vector<ObjectFile *> seen;
+        std::unordered_set<const ObjectFile *> seen;
         for (ObjectFile *f : ctx.undefinedReferrers[s]) {
-            if (std::find(seen.begin(), seen.end(), f) != seen.end())
+            if (!seen.insert(f).second)
                 continue;
-            seen.push_back(f);
             Diagnostics::get().error("Undefined reference to '" + std::string(s->name) +
                                      "' in '" + f->name() + "'");
         }

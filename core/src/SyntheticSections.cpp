@@ -470,9 +470,18 @@ private:
     std::optional<MergedRecord> kernelExterns(const ObjectFile &file, Symbol *kernel) {
         const std::vector<Symbol *> &reach = reachableUndefined(kernel);
         for (Symbol *s : reach)
-            if (std::find(file.symbols.begin(), file.symbols.end(), s) != file.symbols.end())
+            if (hasSymbol(file, s))
                 return externsRecord(reach);
         return std::nullopt;
+    }
+
+    // Whether `file`'s .symtab names `s`. A set per file, made on first use:
+    // a file with many kernels would otherwise be scanned once per kernel.
+    bool hasSymbol(const ObjectFile &file, const Symbol *s) {
+        auto [it, inserted] = fileSymbols_.try_emplace(&file);
+        if (inserted)
+            it->second.insert(file.symbols.begin(), file.symbols.end());
+        return it->second.count(s) != 0;
     }
 
     // A kernel uses as many named barriers as the most any function it
@@ -650,6 +659,7 @@ private:
     std::unordered_map<Symbol *, uint32_t> entryRegs_;
     std::unordered_map<Symbol *, bool> entryRecursive_;
     std::unordered_map<Symbol *, std::vector<Symbol *>> externsMemo_;
+    std::unordered_map<const ObjectFile *, std::unordered_set<const Symbol *>> fileSymbols_;
 
     OutputSection *cuinfo_ = nullptr;
     uint32_t compatFastpath_ = ~0u;

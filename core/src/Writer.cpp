@@ -2,6 +2,7 @@
 // builds the string tables and relocation sections, lays the file out, copies
 // every input byte exactly once into the output buffer, patches relocations
 // in place (sections in parallel) and writes the file atomically.
+#include "culd/Align.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/OutputFile.h"
@@ -21,8 +22,6 @@ namespace culd {
 using namespace elf;
 
 namespace {
-
-uint64_t alignTo(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
 
 // Rank of a section in nvlink's output order; ties keep creation order.
 int orderRank(const OutputSection &s, bool mercuryTarget) {

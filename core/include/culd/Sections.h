@@ -61,6 +61,11 @@ struct InputSection {
 
     // A per-function section lives and dies with its function's code.
     bool isLive() const { return live && (!text || text->live); }
+    // Shared-memory variables (per kernel or module-wide): laid out into the
+    // kernels' shared windows rather than placed by section offset.
+    bool isSharedMemory() const {
+        return kind == SectionKind::SharedEntry || kind == SectionKind::SharedGlobal;
+    }
 
     // Where it went.
     OutputSection *out = nullptr;

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Installs culd's build and test dependencies on Debian 12 (bookworm) with
 # apt-get, only those that are missing. Uses sudo when not run as root.
+#   scripts/install-deps.sh [--fuzz]
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config
           libboost-dev libboost-program-options-dev
           libspdlog-dev catch2 libzstd-dev liblz4-dev)
+# --fuzz: clang and its sanitizer/libFuzzer runtimes (scripts/fuzz.sh).
+if [ "${1:-}" = "--fuzz" ]; then
+    packages+=(clang-14 libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -2,6 +2,9 @@
 # Builds culd with its tests and runs the whole suite through CTest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --fuzz
 BUILD_DIR=${BUILD_DIR:-build} scripts/build.sh "$@"
+# Fuzz smoke: every libFuzzer harness builds (clang, ASan + UBSan) and runs
+# briefly on the seed corpora; long runs are scripts/fuzz.sh SECONDS.
+scripts/fuzz.sh "${FUZZ_SMOKE_SECONDS:-10}"
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure --parallel "$(nproc)" --timeout 300

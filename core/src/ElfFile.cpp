@@ -172,6 +172,8 @@ public:
         parseSectionHeaderTable();
         parseProgramHeaderTable();
         resolveSectionNames();
+        checkNullSection();
+        checkAlignments();
         checkSectionData();
         checkOverlaps();
         parseSymbolTables();
@@ -196,6 +198,8 @@ private:
     void parseSectionHeaderTable();
     void parseProgramHeaderTable();
     void resolveSectionNames();
+    void checkNullSection();
+    void checkAlignments();
     void checkSectionData();
     void checkOverlaps();
     void parseSymbolTables();
@@ -342,6 +346,32 @@ void ElfFileParser::resolveSectionNames() {
         s.name = stringIn(names, s.nameOffset, error);
         if (!error.empty())
             fail("section [" + dec(s.index) + "]: name " + error);
+    }
+}
+
+// Section 0 is never a real section: it may only carry the extended section
+// count (sh_size) and name-table index (sh_link). Anything else in it would
+// be decoded as a table without data.
+void ElfFileParser::checkNullSection() {
+    if (file_.sections_.empty())
+        return;
+    const ElfSection &first = file_.sections_.front();
+    if (first.type != SHT_NULL)
+        fail("section [0] is not SHT_NULL (type " + hex(first.type) + ")");
+}
+
+// Every layout computation aligns by sh_addralign: it must be 0, 1 or a power
+// of two, and not absurdly large (nvcc emits up to the __align__ the user
+// wrote; 2^24 leaves room for any real one).
+void ElfFileParser::checkAlignments() {
+    for (const ElfSection &s : file_.sections_) {
+        if (s.index == 0)
+            continue;
+        if (s.addralign & (s.addralign - 1))
+            fail(describe(s) + ": alignment " + hex(s.addralign) + " is not a power of two");
+        if (s.addralign > kMaxSectionAlignment)
+            fail(describe(s) + ": alignment " + hex(s.addralign) + " exceeds the limit of " +
+                 hex(kMaxSectionAlignment));
     }
 }
 
@@ -492,6 +522,12 @@ void ElfFileParser::checkRelocationSection(const ElfSection &rel) {
     if (rel.infoIndex() == 0 || rel.infoIndex() >= sections.size())
         fail(describe(rel) + ": sh_info " + dec(rel.infoIndex()) +
              " does not name an existing section (" + dec(sections.size()) + " sections)");
+    // Relocations patch code or data, never the ELF's own tables.
+    const ElfSection &target = sections[rel.infoIndex()];
+    if (isRelocation(target) || isSymbolTable(target) || target.type == SHT_STRTAB ||
+        target.type == SHT_SYMTAB_SHNDX)
+        fail(describe(rel) + ": sh_info names " + describe(target) +
+             ", which relocations cannot patch");
 
     const ElfSection &symtab = sections[rel.link];
     const uint64_t symbolCount = symtab.size / symtab.entsize; // validated above

@@ -17,6 +17,8 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <string>
 #include <tuple>
 
@@ -245,31 +247,73 @@ unsigned long long announcedZstdSize(ByteView data) {
     return unknown ? ZSTD_CONTENTSIZE_UNKNOWN : total;
 }
 
-void decompressZstd(const FatbinEntry &e, std::string_view context, std::vector<uint8_t> &out) {
-    const uint64_t declared = out.size();
+// A stream whose frames do not announce their size is decoded chunk by chunk,
+// so memory grows with the bytes really produced, never beyond `declared`.
+uint64_t decompressZstdStreaming(const FatbinEntry &e, std::string_view context,
+                                 std::vector<uint8_t> &out, uint64_t declared) {
+    std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+    if (!dctx)
+        throw std::bad_alloc();
+    ZSTD_inBuffer in{e.payload.data, e.payload.size, 0};
+    uint64_t produced = 0;
+    for (;;) {
+        if (produced == out.size()) {
+            if (out.size() == declared)
+                break; // full: anything still pending is more than declared
+            out.resize(std::min<uint64_t>(declared, std::max<uint64_t>(out.size() * 2, 1 << 16)));
+        }
+        ZSTD_outBuffer o{out.data() + produced, out.size() - produced, 0};
+        const size_t rc = ZSTD_decompressStream(dctx.get(), &o, &in);
+        if (ZSTD_isError(rc))
+            failDecompress(e, context, std::string("ZSTD: ") + ZSTD_getErrorName(rc));
+        produced += o.pos;
+        if (rc == 0 && in.pos == in.size)
+            break; // every frame ended
+        if (o.pos == 0 && in.pos == in.size && produced < out.size())
+            failDecompress(e, context, "ZSTD: the stream is truncated");
+    }
+    if (in.pos != in.size || produced > declared)
+        failDecompress(e, context, exceedsDeclared(declared));
+    return produced;
+}
+
+void decompressZstd(const FatbinEntry &e, std::string_view context, std::vector<uint8_t> &out,
+                    uint64_t declared) {
     const unsigned long long announced = announcedZstdSize(e.payload);
     if (announced == ZSTD_CONTENTSIZE_ERROR)
         failDecompress(e, context, "payload is not a valid ZSTD stream");
     if (announced != ZSTD_CONTENTSIZE_UNKNOWN && announced > declared)
         failDecompress(e, context, exceedsDeclared(declared) + " (the ZSTD frames hold " +
                                        dec(announced) + ")");
-    // One-shot decompression writes straight into `out` and stops with
-    // dstSize_tooSmall rather than growing it.
-    const size_t got = ZSTD_decompress(out.data(), out.size(), e.payload.data, e.payload.size);
-    if (ZSTD_isError(got)) {
-        if (ZSTD_getErrorCode(got) == ZSTD_error_dstSize_tooSmall)
-            failDecompress(e, context, exceedsDeclared(declared));
-        failDecompress(e, context, std::string("ZSTD: ") + ZSTD_getErrorName(got));
+    uint64_t got = 0;
+    if (announced == ZSTD_CONTENTSIZE_UNKNOWN) {
+        got = decompressZstdStreaming(e, context, out, declared);
+    } else {
+        // The frames say how much they hold: allocate that, not the
+        // (untrusted) declared size, and let a mismatch fail below.
+        out.resize(announced);
+        const size_t rc = ZSTD_decompress(out.data(), out.size(), e.payload.data, e.payload.size);
+        if (ZSTD_isError(rc))
+            failDecompress(e, context, std::string("ZSTD: ") + ZSTD_getErrorName(rc));
+        got = rc;
     }
     if (got != declared)
         failDecompress(e, context, "decompressed to " + dec(got) + " bytes, but " +
                                        dec(declared) + " were declared");
+    out.resize(got);
 }
 
-void decompressLz4(const FatbinEntry &e, std::string_view context, std::vector<uint8_t> &out) {
-    const uint64_t declared = out.size();
+void decompressLz4(const FatbinEntry &e, std::string_view context, std::vector<uint8_t> &out,
+                   uint64_t declared) {
     if (e.payload.size > uint64_t(LZ4_MAX_INPUT_SIZE) || declared > uint64_t(LZ4_MAX_INPUT_SIZE) * 255)
         failDecompress(e, context, "LZ4 payload is too large");
+    // An LZ4 block expands by at most 255:1; a larger declared size is a lie
+    // that must not be allocated.
+    if (declared > e.payload.size * 255 + 16)
+        failDecompress(e, context, "declared uncompressed size " + dec(declared) +
+                                       " is more than " + dec(e.payload.size) +
+                                       " LZ4 bytes can hold");
+    out.resize(declared);
     // LZ4_decompress_safe stops at the end of `out`; a stream that needs more
     // room is reported like a corrupt one (the API cannot tell them apart).
     const int got = LZ4_decompress_safe(reinterpret_cast<const char *>(e.payload.data),
@@ -311,11 +355,11 @@ std::vector<uint8_t> decompressEntry(const FatbinEntry &e, std::string_view cont
     if (e.uncompressedSize > limit)
         failDecompress(e, context, "declared uncompressed size " + dec(e.uncompressedSize) +
                                        " exceeds the limit of " + dec(limit) + " bytes");
-    std::vector<uint8_t> out(e.uncompressedSize);
+    std::vector<uint8_t> out;
     if (e.compression == FatbinCompression::Zstd)
-        decompressZstd(e, context, out);
+        decompressZstd(e, context, out, e.uncompressedSize);
     else
-        decompressLz4(e, context, out);
+        decompressLz4(e, context, out, e.uncompressedSize);
     return out;
 }
 

@@ -146,7 +146,26 @@ std::unique_ptr<ObjectFile> ObjectFile::fromBytes(std::unique_ptr<MappedFile> by
         throw FatalError(file->name_ + ": not a relocatable cubin (ELF type " +
                          std::to_string(h.type) + "); only relocatable device code can be linked");
     file->sm_ = cubinSm(h);
+    checkSharedSymbols(*file);
     return file;
+}
+
+// In a relocatable cubin a shared variable's st_value is its alignment, and
+// layout aligns and adds by it: both must be sane before they are trusted.
+void ObjectFile::checkSharedSymbols(const ObjectFile &file) {
+    for (const ElfSymbol &s : file.elf().symbols()) {
+        if ((s.other & 0xE0) != elf::STO_CUDA_SHARED || s.isUndefined())
+            continue;
+        auto fail = [&](const std::string &what) {
+            throw FatalError(file.name() + ": shared variable '" + std::string(s.name) + "': " + what);
+        };
+        if (s.value & (s.value - 1) || s.value > kMaxSectionAlignment)
+            fail("alignment (st_value) " + std::to_string(s.value) +
+                 " is not a power of two up to " + std::to_string(kMaxSectionAlignment));
+        if (s.size > kMaxSharedVariableSize)
+            fail("size " + std::to_string(s.size) + " exceeds " +
+                 std::to_string(kMaxSharedVariableSize) + " bytes");
+    }
 }
 
 } // namespace culd

@@ -200,7 +200,7 @@ private:
             return;
         }
         std::vector<uint8_t> bytes = entry->compressed()
-                                         ? decompressEntry(*entry, name)
+                                         ? decompressWithinBudget(*entry, name)
                                          : std::vector<uint8_t>(entry->payload.begin(),
                                                                 entry->payload.end());
         if (entry->isPtx()) {
@@ -216,22 +216,68 @@ private:
         addCubin(MappedFile::fromMemory(name, std::move(bytes)), name);
     }
 
+    // Every compressed entry of the link draws on one budget, so that many
+    // small inputs cannot together decompress to more than the limit.
+    std::vector<uint8_t> decompressWithinBudget(const FatbinEntry &entry, const std::string &name) {
+        const uint64_t limit = ctx_.opts.limits.maxDecompressedBytes;
+        if (entry.uncompressedSize > limit - decompressed_)
+            throw FatalError(name + ": the " + fatbinEntryName(entry) + " entry would decompress to " +
+                             std::to_string(entry.uncompressedSize) + " bytes, past the link's limit of " +
+                             std::to_string(limit) + " decompressed bytes (--max-decompressed-size)");
+        std::vector<uint8_t> bytes = decompressEntry(entry, name, limit - decompressed_);
+        decompressed_ += bytes.size();
+        return bytes;
+    }
+
     void readArchiveFile(std::unique_ptr<MappedFile> map, const std::string &name,
                          bool systemLibrary) {
+        ArchiveScope scope(*this, name);
         bool devrt = systemLibrary || isDeviceRuntimeLibrary(name);
         std::vector<ArchiveMember> members = readArchive(map->bytes(), name);
+        archiveMembers_ += members.size();
+        if (archiveMembers_ > ctx_.opts.limits.maxArchiveMembers)
+            throw FatalError(name + ": the link's archives hold more than " +
+                             std::to_string(ctx_.opts.limits.maxArchiveMembers) +
+                             " members (--max-archive-members)");
         fs::path dir = fs::path(name).parent_path();
         for (ArchiveMember &m : members) {
-            std::string memberName = name + "(" + m.name + ")";
             if (!m.thinPath.empty()) {
                 readPath((dir / m.thinPath).string(), devrt);
                 continue;
             }
-            std::vector<uint8_t> copy(m.data.begin(), m.data.end());
-            read(MappedFile::fromMemory(memberName, std::move(copy)), memberName, devrt);
+            // A view into the archive's mapping, which lives as long as the
+            // link: nested archives are not copied at every level.
+            std::string memberName = name + "(" + m.name + ")";
+            read(MappedFile::view(memberName, m.data), memberName, devrt);
         }
         ctx_.keepAlive.push_back(std::move(map));
     }
+
+    // The archives being read, outermost first: bounds the nesting and
+    // catches a thin archive that names itself or an enclosing archive.
+    class ArchiveScope {
+    public:
+        ArchiveScope(InputReader &reader, const std::string &name) : open_(reader.openArchives_) {
+            std::error_code ec;
+            std::string key = fs::weakly_canonical(name, ec).string();
+            if (ec || key.empty())
+                key = name;
+            for (const std::string &outer : open_)
+                if (outer == key)
+                    throw FatalError(name + ": archive includes itself");
+            if (open_.size() >= reader.ctx_.opts.limits.maxArchiveDepth)
+                throw FatalError(name + ": archives nested more than " +
+                                 std::to_string(reader.ctx_.opts.limits.maxArchiveDepth) +
+                                 " deep (--max-archive-depth)");
+            open_.push_back(key);
+        }
+        ~ArchiveScope() { open_.pop_back(); }
+        ArchiveScope(const ArchiveScope &) = delete;
+        ArchiveScope &operator=(const ArchiveScope &) = delete;
+
+    private:
+        std::vector<std::string> &open_;
+    };
 
     struct Deferred {
         std::unique_ptr<ObjectFile> file;
@@ -243,6 +289,9 @@ private:
     bool deferring_ = false;
     std::unique_ptr<ObjectFile> pending_; // libcudadevrt's cubin, held back while deferring
     std::vector<Deferred> deferred_;
+    uint64_t decompressed_ = 0;              // bytes all fatbin entries decompressed to
+    uint64_t archiveMembers_ = 0;            // members of every archive read
+    std::vector<std::string> openArchives_;  // see ArchiveScope
 };
 
 } // namespace

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <filesystem>
 
 namespace culd {
 
@@ -19,6 +20,19 @@ template <class Pass> void run(const char *name, Context &ctx, Pass pass) {
                   std::chrono::steady_clock::now() - start)
                   .count();
     spdlog::debug("pass {}: {} us", name, us);
+}
+
+// nvlink overwrites an input named by -o without a word; the input would be
+// lost, so refuse before anything is read or written.
+void checkOutputIsNoInput(const Options &opts) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(opts.outputFile, ec))
+        return;
+    for (const std::string &input : opts.inputs)
+        if (fs::equivalent(opts.outputFile, input, ec))
+            throw FatalError("output file '" + opts.outputFile + "' is also an input ('" + input +
+                             "'); refusing to overwrite it");
 }
 
 } // namespace
@@ -39,6 +53,7 @@ void runLink(const Options &opts, const Plugin &plugin) {
                          std::to_string(opts.sm));
     if (opts.outputFile.empty())
         throw FatalError("no output file given (use -o FILE)");
+    checkOutputIsNoInput(opts);
     Context ctx(opts, plugin, *arch);
     // nvlink says so too: on sm_90 and later its --preserve-relocs covers
     // only part of what was resolved (see Relocations.cpp).

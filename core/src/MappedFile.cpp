@@ -27,7 +27,9 @@ struct FdCloser {
 } // namespace
 
 std::unique_ptr<MappedFile> MappedFile::open(const std::string &path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO or a device must not wait for a writer;
+    // such files are refused below, and it changes nothing for mmap.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         failWithErrno(path, "cannot open", errno);
     FdCloser closer{fd};
@@ -56,6 +58,12 @@ std::unique_ptr<MappedFile> MappedFile::fromMemory(std::string name, std::vector
     std::unique_ptr<MappedFile> file(new MappedFile(std::move(name)));
     file->owned_ = std::move(bytes);
     file->view_ = ByteView{file->owned_.data(), file->owned_.size()};
+    return file;
+}
+
+std::unique_ptr<MappedFile> MappedFile::view(std::string name, ByteView bytes) {
+    std::unique_ptr<MappedFile> file(new MappedFile(std::move(name)));
+    file->view_ = bytes;
     return file;
 }
 

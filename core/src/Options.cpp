@@ -13,6 +13,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 #include <unordered_map>
 
 namespace po = boost::program_options;
@@ -115,6 +116,14 @@ const OptionSpec optionTable[] = {
     {"list-plugins", "list-plugins", Arg::None, Support::Yes,
      "List the plugins found and why any failed to load."},
     {"threads", "threads", Arg::Value, Support::Yes, "Worker threads (default: all cores)."},
+    {"max-decompressed-size", "max-decompressed-size", Arg::Value, Support::Yes,
+     "Bytes all compressed fatbin entries of a link may decompress to (default 4 GiB)."},
+    {"max-archive-depth", "max-archive-depth", Arg::Value, Support::Yes,
+     "How deep archives may nest inside archives (default 8)."},
+    {"max-archive-members", "max-archive-members", Arg::Value, Support::Yes,
+     "Members all archives of a link may hold together (default 1048576)."},
+    {"max-output-size", "max-output-size", Arg::Value, Support::Yes,
+     "Largest output file culd writes, in bytes (default 4 GiB)."},
     {"ptxas-path", "ptxas-path", Arg::Value, Support::Yes,
      "ptxas used to compile PTX inputs (default: CUDA_HOME, PATH, /usr/local/cuda/bin)."},
 };
@@ -136,6 +145,13 @@ const OptionSpec *findOption(const std::string &name) {
 // Options that take their value glued to a one-letter flag: -lfoo, -L/dir,
 // -m64.
 const char *const gluedPrefixes[] = {"l", "L", "o", "m"};
+
+// A non-negative decimal option value.
+uint64_t parseCount(const std::string &option, const std::string &text) {
+    if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
+        throw FatalError("option '--" + option + "' expects a number, not '" + text + "'");
+    return std::stoull(text);
+}
 
 std::vector<std::string> readOptionsFile(const std::string &path) {
     std::ifstream in(path);
@@ -351,12 +367,16 @@ Options parseOptions(const std::vector<std::string> &args) {
         if (opts.machine != "64")
             throw FatalError("option '--machine' only accepts 64, not '" + opts.machine + "'");
     }
-    if (vm.count("threads")) {
-        std::string t = single("threads");
-        if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos)
-            throw FatalError("option '--threads' expects a number, not '" + t + "'");
-        opts.threads = static_cast<unsigned>(std::stoul(t));
-    }
+    auto count = [&](const char *name, auto &field) {
+        if (vm.count(name))
+            field = static_cast<std::remove_reference_t<decltype(field)>>(
+                parseCount(name, single(name)));
+    };
+    count("threads", opts.threads);
+    count("max-decompressed-size", opts.limits.maxDecompressedBytes);
+    count("max-archive-depth", opts.limits.maxArchiveDepth);
+    count("max-archive-members", opts.limits.maxArchiveMembers);
+    count("max-output-size", opts.limits.maxOutputBytes);
     if (vm.count("arch")) {
         opts.archText = single("arch");
         std::optional<ArchName> arch = ArchName::parse(opts.archText);

@@ -54,6 +54,13 @@ bool resolvedAtLinkTime(culd_target_kind k) {
            k == CULD_TARGET_OTHER;
 }
 
+// The name of the section a section symbol stands for.
+std::string_view sectionNamedBy(const ObjectFile &file, uint32_t symbolIndex) {
+    const ElfSymbol &es = file.elf().symbols()[symbolIndex];
+    return es.shndx < file.elf().sections().size() ? file.elf().section(es.shndx).name
+                                                   : std::string_view("?");
+}
+
 class RelocationScanner {
 public:
     explicit RelocationScanner(Context &ctx) : ctx_(ctx) {}
@@ -79,6 +86,14 @@ private:
                              hex(r.offset));
         if (desc->resolver == CULD_RESOLVE_NONE || !sym)
             return;
+        // A section symbol of a section culd does not link (a note, a symbol
+        // table) has nowhere to point: refuse rather than guess.
+        if (sym->isSectionSymbol && !sym->section)
+            throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
+                             "': relocation at offset " + hex(r.offset) +
+                             " refers to section '" +
+                             std::string(sectionNamedBy(file, r.symbol)) +
+                             "', which is not linked");
         // Placeholders nvlink resolves itself vanish.
         if (!sym->isLocal && isLinkerProvided(sym->name) && !sym->defined)
             return;

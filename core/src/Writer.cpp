@@ -60,6 +60,7 @@ public:
         makeSymtabSections();
         makeRelocationSections();
         orderSections();
+        addExtendedSectionIndices();
         numberSymbols();
         for (OutputSection *s : sections_)
             if (s->build)
@@ -67,6 +68,11 @@ public:
         writeSymtab();
         writeStringTables();
         layout();
+        if (fileSize_ > ctx_.opts.limits.maxOutputBytes)
+            throw FatalError(ctx_.opts.outputFile + ": the output would be " +
+                             std::to_string(fileSize_) + " bytes, past the limit of " +
+                             std::to_string(ctx_.opts.limits.maxOutputBytes) +
+                             " (--max-output-size)");
         std::vector<uint8_t> image(fileSize_, 0);
         writeHeaders(image);
         copySections(image);
@@ -142,6 +148,23 @@ private:
                          [merc](const OutputSection *a, const OutputSection *b) {
                              return orderRank(*a, merc) < orderRank(*b, merc);
                          });
+        for (size_t i = 0; i < sections_.size(); ++i)
+            sections_[i]->index = static_cast<uint32_t>(i + 1);
+    }
+
+    // Past SHN_LORESERVE sections, ELF keeps the count in section 0 and the
+    // section indices of symbols in a .symtab_shndx table beside .symtab.
+    bool needsExtendedIndices() const { return sections_.size() + 1 >= SHN_LORESERVE; }
+
+    void addExtendedSectionIndices() {
+        if (!needsExtendedIndices())
+            return;
+        symtabShndx_ = ctx_.makeOutput(".symtab_shndx", SHT_SYMTAB_SHNDX, 0);
+        symtabShndx_->kind = SectionKind::Symtab;
+        symtabShndx_->addralign = 4;
+        symtabShndx_->entsize = 4;
+        symtabShndx_->linkSection = symtab_;
+        sections_.insert(std::find(sections_.begin(), sections_.end(), symtab_) + 1, symtabShndx_);
         for (size_t i = 0; i < sections_.size(); ++i)
             sections_[i]->index = static_cast<uint32_t>(i + 1);
     }
@@ -279,6 +302,9 @@ private:
     void writeSymtab() {
         std::vector<uint8_t> &out = symtab_->synthetic;
         out.assign(24, 0);
+        std::vector<uint8_t> *shndx = symtabShndx_ ? &symtabShndx_->synthetic : nullptr;
+        if (shndx)
+            shndx->assign(4, 0);
         auto emit = [&](const Symbol &s) {
             Sym64 e{};
             OutputSection *sec = s.isSectionSymbol ? s.outSection
@@ -292,8 +318,14 @@ private:
                 bind = STB_GLOBAL; // nvlink leaves still-undefined weak references GLOBAL
             e.info = symInfo(bind, type);
             e.other = ctx_.opts.relocatable ? s.other : static_cast<uint8_t>(s.other & ~0xE0);
-            e.shndx = sec ? static_cast<uint16_t>(sec->index)
-                          : (s.specialShndx ? s.specialShndx : SHN_UNDEF);
+            uint32_t index = sec ? sec->index : (s.specialShndx ? s.specialShndx : SHN_UNDEF);
+            bool extended = sec && index >= SHN_LORESERVE;
+            e.shndx = extended ? SHN_XINDEX : static_cast<uint16_t>(index);
+            if (shndx) {
+                uint32_t word = extended ? index : 0;
+                const uint8_t *w = reinterpret_cast<const uint8_t *>(&word);
+                shndx->insert(shndx->end(), w, w + 4);
+            }
             e.value = s.isSectionSymbol ? 0 : s.finalValue;
             e.size = s.isSectionSymbol ? 0 : s.size;
             const uint8_t *p = reinterpret_cast<const uint8_t *>(&e);
@@ -449,9 +481,17 @@ private:
         eh.phentsize = phentsize ? sizeof(Phdr64) : 0;
         eh.phnum = static_cast<uint16_t>(phdrs_.size());
         eh.shentsize = sizeof(Shdr64);
-        eh.shnum = static_cast<uint16_t>(sections_.size() + 1);
-        eh.shstrndx = static_cast<uint16_t>(shstrtab_->index);
+        const bool extended = needsExtendedIndices();
+        eh.shnum = extended ? 0 : static_cast<uint16_t>(sections_.size() + 1);
+        eh.shstrndx = shstrtab_->index >= SHN_LORESERVE ? SHN_XINDEX
+                                                        : static_cast<uint16_t>(shstrtab_->index);
         std::memcpy(image.data(), &eh, sizeof(eh));
+        if (extended) {
+            Shdr64 first{};
+            first.size = sections_.size() + 1;
+            first.link = shstrtab_->index >= SHN_LORESERVE ? shstrtab_->index : 0;
+            std::memcpy(image.data() + shoff_, &first, sizeof(first));
+        }
 
         uint8_t *sh = image.data() + shoff_ + sizeof(Shdr64);
         for (OutputSection *s : sections_) {
@@ -531,6 +571,7 @@ private:
     Context &ctx_;
     std::vector<OutputSection *> sections_;
     OutputSection *shstrtab_ = nullptr, *strtab_ = nullptr, *symtab_ = nullptr;
+    OutputSection *symtabShndx_ = nullptr; // only past SHN_LORESERVE sections
     std::map<OutputSection *, std::vector<const RelocKeep *>> relocs_;
     std::vector<Symbol *> locals_, globals_;
     std::unordered_map<const Symbol *, const ObjectFile *> firstAppearance_;

@@ -34,6 +34,9 @@ struct ByteView {
 // file bytes.
 bool sectionHasFileData(uint32_t type, uint64_t flags);
 
+// The largest sh_addralign a section may have (parse() refuses more).
+constexpr uint64_t kMaxSectionAlignment = uint64_t(1) << 24;
+
 struct ElfHeader {
     uint8_t elfClass = 0;    // ELFCLASS32 / ELFCLASS64
     uint8_t osabi = 0;       // 0x41 (CUDA 13) / 0x33 (older)

@@ -46,6 +46,8 @@ public:
 
 private:
     ObjectFile() = default;
+    static void checkSharedSymbols(const ObjectFile &file);
+
     std::string name_;
     uint32_t order_ = 0;
     std::unique_ptr<MappedFile> map_;
@@ -53,6 +55,9 @@ private:
     uint32_t sm_ = 0;
     std::deque<InputSection> sectionArena_;
 };
+
+// Shared memory is addressed with 32 bits: no variable can be larger.
+constexpr uint64_t kMaxSharedVariableSize = uint64_t(1) << 32;
 
 // The SM an input cubin was built for, from e_flags (both encodings).
 uint32_t cubinSm(const ElfHeader &header);

@@ -27,6 +27,10 @@ public:
     // diagnostics like a path would be.
     static std::unique_ptr<MappedFile> fromMemory(std::string name, std::vector<uint8_t> bytes);
 
+    // Bytes owned by something that outlives the result (an archive member
+    // inside its archive's mapping): nothing is copied.
+    static std::unique_ptr<MappedFile> view(std::string name, ByteView bytes);
+
     ~MappedFile();
     MappedFile(const MappedFile &) = delete;
     MappedFile &operator=(const MappedFile &) = delete;

@@ -7,6 +7,15 @@
 
 namespace culd {
 
+// Bounds on the work hostile input can make culd do; each has an option to
+// raise it (README, "Limits").
+struct InputLimits {
+    uint64_t maxDecompressedBytes = uint64_t(4) << 30; // all fatbin entries of a link
+    uint64_t maxArchiveDepth = 8;                      // archives inside archives
+    uint64_t maxArchiveMembers = uint64_t(1) << 20;    // members of all archives of a link
+    uint64_t maxOutputBytes = uint64_t(4) << 30;       // the output file
+};
+
 struct Options {
     // What to do.
     bool showHelp = false;
@@ -57,6 +66,7 @@ struct Options {
     std::string registerLinkBinaries; // --register-link-binaries FILE
     std::string machine = "64";
     unsigned threads = 0;           // 0 = hardware concurrency (max 2 used)
+    InputLimits limits;
 };
 
 // Parses argv (without argv[0]) in nvlink's syntax: `-arch=sm_90`,

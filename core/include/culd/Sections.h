@@ -114,7 +114,9 @@ struct OutputSection {
     uint64_t fileOffset = 0;
     Symbol *sectionSymbol = nullptr;
 
-    bool isNobits() const { return type == elf::SHT_NOBITS; }
+    // No file bytes: SHT_NOBITS, and under -r the CUDA memory-space types
+    // that keep their own section type (.nv.global, .nv.shared.*, ...).
+    bool isNobits() const { return !sectionHasFileData(type, flags); }
 };
 
 } // namespace culd

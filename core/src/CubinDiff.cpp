@@ -180,7 +180,7 @@ enum class ContentRule {
     InfoOrdered, // .nv.info.<f>: records in order
     InfoMultiset,// .nv.info: records as a multiset
     Compat,      // .nv.compat: records in order
-    Callgraph,   // pairs of names per group, as a set
+    Callgraph,   // pairs of names per group, as a multiset
     Prototype,   // symbol -> prototype string, as a set
     ToolkitInfo  // tool records except the linker's own
 };
@@ -219,7 +219,6 @@ ContentRule contentRule(const ElfSection &s) {
 // set), nor for the toolkit note, which holds the linker's own record.
 bool sizeIsCompared(const ElfSection &s) {
     switch (contentRule(s)) {
-    case ContentRule::Callgraph:
     case ContentRule::Prototype:
     case ContentRule::ToolkitInfo:
         return false;
@@ -647,7 +646,10 @@ private:
             return compareRecords(decodeAttributes(a_, sa, nullptr, true),
                                   decodeAttributes(b_, sb, nullptr, true), subject, true);
         case ContentRule::Callgraph:
-            return compareSets(decodeCallgraph(a_, sa), decodeCallgraph(b_, sb), subject);
+            // A multiset: nvlink writes one indirect-call record per call
+            // site, so a repeated record is information, not noise.
+            return compareRecords(decodeCallgraph(a_, sa), decodeCallgraph(b_, sb), subject,
+                                  false);
         case ContentRule::Prototype:
             return compareSets(decodePrototypes(a_, sa), decodePrototypes(b_, sb), subject);
         case ContentRule::ToolkitInfo:

@@ -18,7 +18,8 @@
 //      to an address-taken function of the call's prototype, transitively;
 //   4. a kernel that had no bank of its own gets `.nv.constant<N>.<k>`.
 // Relocations into a function's constants (R_CUDA_CONST_FIELD*) then
-// resolve to that one offset. A section no live kernel reaches goes away.
+// resolve to that one offset. A section no live kernel reaches is written
+// nowhere, its relocations resolved as if it were at offset 0.
 #include "culd/Align.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
@@ -116,7 +117,10 @@ private:
     void place(InputSection &in) {
         const std::vector<Symbol *> &kernels = reachers_[&in];
         if (kernels.empty()) {
-            in.live = false; // no bank holds it
+            // No bank holds it (an address-taken function nothing calls
+            // through its prototype), yet nvlink still patches its code as
+            // if its constants were at offset 0.
+            in.outOffset = 0;
             return;
         }
         uint64_t offset = 0;

@@ -103,7 +103,8 @@ private:
             sym->file != &file && sym->file->order() < file.order() &&
             !file.elf().symbols()[r.symbol].isUndefined())
             return;
-        if (sym->defined && sym->section && !sym->section->out && !isShared(*sym))
+        if (sym->defined && sym->section && !sym->section->out && !isShared(*sym) &&
+            !isDeviceFunctionConstants(ctx_, *sym->section))
             return;
 
         culd_target_kind kind = targetKind(*sym);

@@ -181,7 +181,7 @@ enum class ContentRule {
     InfoMultiset,// .nv.info: records as a multiset
     Compat,      // .nv.compat: records in order
     Callgraph,   // pairs of names per group, as a multiset
-    Prototype,   // symbol -> prototype string, as a set
+    Prototype,   // symbol -> prototype string, as a multiset
     ToolkitInfo  // tool records except the linker's own
 };
 
@@ -219,7 +219,6 @@ ContentRule contentRule(const ElfSection &s) {
 // set), nor for the toolkit note, which holds the linker's own record.
 bool sizeIsCompared(const ElfSection &s) {
     switch (contentRule(s)) {
-    case ContentRule::Prototype:
     case ContentRule::ToolkitInfo:
         return false;
     case ContentRule::None:
@@ -651,7 +650,8 @@ private:
             return compareRecords(decodeCallgraph(a_, sa), decodeCallgraph(b_, sb), subject,
                                   false);
         case ContentRule::Prototype:
-            return compareSets(decodePrototypes(a_, sa), decodePrototypes(b_, sb), subject);
+            return compareRecords(decodePrototypes(a_, sa), decodePrototypes(b_, sb), subject,
+                                  false);
         case ContentRule::ToolkitInfo:
             return compareRecords(decodeToolkitInfo(a_, sa), decodeToolkitInfo(b_, sb), subject, true);
         }
@@ -784,14 +784,6 @@ private:
             add(DiffKind::Record, subject,
                 "record order differs at #" + std::to_string(ia - a.begin()) + ": " + ia->text +
                     " vs " + ib->text);
-    }
-
-    void compareSets(std::vector<Record> a, std::vector<Record> b, const std::string &subject) {
-        for (auto *list : {&a, &b}) {
-            std::sort(list->begin(), list->end());
-            list->erase(std::unique(list->begin(), list->end()), list->end());
-        }
-        reportRecordDifferences(std::move(a), std::move(b), subject);
     }
 
     // -- program headers

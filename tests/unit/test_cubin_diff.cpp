@@ -465,3 +465,30 @@ TEST_CASE("cubin diff: a compiler's tkinfo record is compared", "[cubindiff]") {
     CHECK(r.verdict == CubinDiffVerdict::Different);
     CHECK(mentions(r, DiffKind::Record, "tool 'ptxas'"));
 }
+
+TEST_CASE("cubin diff: .strtab is compared only where it is used", "[cubindiff]") {
+    std::vector<uint8_t> bytes = readFile(kSm90), copy = bytes;
+    ElfFile f = parse(bytes, "A");
+    const ElfSection &strtab = sectionNamed(f, ".strtab");
+    auto first = copy.begin() + strtab.offset, last = first + strtab.size;
+    SECTION("a string nothing refers to is not compared") {
+        // nvlink keeps the names of the __UFT/__UDT placeholders it removed;
+        // no symbol, prototype or section points at them, so nothing reads them.
+        for (const ElfSymbol &s : f.symbols())
+            REQUIRE(s.name != "__UDT_OFFSET");
+        const char unused[] = "__UDT_OFFSET";
+        auto at = std::search(first, last, unused, unused + sizeof unused - 1);
+        REQUIRE(at != last);
+        at[2] = 'X';
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Equivalent);
+    }
+    SECTION("a symbol's name is compared through the symbol") {
+        first[f.symbols()[symbolIndex(f, "_Z5scalefi")].nameOffset + 3] = 'X';
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Symbol, "symbol '_Z5scalefi': only in A"));
+    }
+}

@@ -14,6 +14,9 @@
 #include "culd/NvInfo.h"
 
 #include <algorithm>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace culd {
 
@@ -81,16 +84,16 @@ void readCallgraph(Context &ctx, ObjectFile &file, const InputSection &section) 
         }
         case 0xFFFFFFFE:
             infoOf(ctx, first)->addressTaken = true;
-            cg.addressTaken.push_back({first, prototypeAt(file, b)});
+            cg.addressTaken.push_back({first, prototypeAt(file, b), &file});
             break;
         case 0xFFFFFFFD:
-            cg.indirectCalls.push_back({first, prototypeAt(file, b)});
+            cg.indirectCalls.push_back({first, prototypeAt(file, b), &file});
             break;
         case 0xFFFFFFFC: {
             // A referenced function has its address taken (a device-side
             // launch, a pointer in code).
             Symbol *target = symbolAt(file, b, ".nv.callgraph");
-            cg.references.push_back({first, target});
+            cg.references.push_back({first, target, &file});
             infoOf(ctx, target)->addressTaken = true;
             break;
         }
@@ -152,6 +155,38 @@ void readFunctionSectionFacts(Context &ctx, ObjectFile &file, const InputSection
     }
 }
 
+// Edges through function pointers. An indirect call through a prototype may
+// reach every address-taken function of that prototype; a function that
+// takes another's address (a vtable it installs, a pointer it stores) may
+// reach it too. nvlink follows both for EXTERNS (a kernel constructing an
+// object lists what its virtual destructor calls) and for the functions
+// whose constant banks a kernel needs (docs/nvlink-findings.md).
+void linkIndirectCalls(Context &ctx) {
+    const CallGraph &cg = ctx.callGraph;
+    std::unordered_map<std::string_view, std::vector<Symbol *>> byPrototype;
+    std::unordered_set<Symbol *> seen;
+    for (const auto &t : cg.addressTaken)
+        if (seen.insert(t.symbol).second)
+            byPrototype[t.prototype].push_back(t.symbol);
+    // A function has one prototype, so distinct prototypes add distinct
+    // targets; pairs are deduplicated through sets, never by list scans.
+    std::set<std::pair<Symbol *, std::string_view>> linked;
+    std::set<std::pair<Symbol *, Symbol *>> edges;
+    auto add = [&](Symbol *from, Symbol *to) {
+        if (edges.insert({from, to}).second)
+            infoOf(ctx, from)->indirectCallees.push_back(to);
+    };
+    for (const auto &c : cg.indirectCalls) {
+        auto targets = byPrototype.find(c.prototype);
+        if (targets == byPrototype.end() || !linked.insert({c.symbol, c.prototype}).second)
+            continue;
+        for (Symbol *t : targets->second)
+            add(c.symbol, t);
+    }
+    for (const auto &e : cg.references)
+        add(e.from, e.to);
+}
+
 } // namespace
 
 void buildCallGraph(Context &ctx) {
@@ -172,6 +207,7 @@ void buildCallGraph(Context &ctx) {
     for (Symbol *s : ctx.symtab.globals())
         if (s->isFunction() && s->defined)
             infoOf(ctx, s)->isEntry = s->isEntry();
+    linkIndirectCalls(ctx);
 }
 
 } // namespace culd

@@ -180,8 +180,8 @@ enum class ContentRule {
     InfoOrdered, // .nv.info.<f>: records in order
     InfoMultiset,// .nv.info: records as a multiset
     Compat,      // .nv.compat: records in order
-    Callgraph,   // pairs of names per group, as a set
-    Prototype,   // symbol -> prototype string, as a set
+    Callgraph,   // pairs of names per group, as a multiset
+    Prototype,   // symbol -> prototype string, as a multiset
     ToolkitInfo  // tool records except the linker's own
 };
 
@@ -219,8 +219,6 @@ ContentRule contentRule(const ElfSection &s) {
 // set), nor for the toolkit note, which holds the linker's own record.
 bool sizeIsCompared(const ElfSection &s) {
     switch (contentRule(s)) {
-    case ContentRule::Callgraph:
-    case ContentRule::Prototype:
     case ContentRule::ToolkitInfo:
         return false;
     case ContentRule::None:
@@ -647,9 +645,13 @@ private:
             return compareRecords(decodeAttributes(a_, sa, nullptr, true),
                                   decodeAttributes(b_, sb, nullptr, true), subject, true);
         case ContentRule::Callgraph:
-            return compareSets(decodeCallgraph(a_, sa), decodeCallgraph(b_, sb), subject);
+            // A multiset: nvlink writes one indirect-call record per call
+            // site, so a repeated record is information, not noise.
+            return compareRecords(decodeCallgraph(a_, sa), decodeCallgraph(b_, sb), subject,
+                                  false);
         case ContentRule::Prototype:
-            return compareSets(decodePrototypes(a_, sa), decodePrototypes(b_, sb), subject);
+            return compareRecords(decodePrototypes(a_, sa), decodePrototypes(b_, sb), subject,
+                                  false);
         case ContentRule::ToolkitInfo:
             return compareRecords(decodeToolkitInfo(a_, sa), decodeToolkitInfo(b_, sb), subject, true);
         }
@@ -782,14 +784,6 @@ private:
             add(DiffKind::Record, subject,
                 "record order differs at #" + std::to_string(ia - a.begin()) + ": " + ia->text +
                     " vs " + ib->text);
-    }
-
-    void compareSets(std::vector<Record> a, std::vector<Record> b, const std::string &subject) {
-        for (auto *list : {&a, &b}) {
-            std::sort(list->begin(), list->end());
-            list->erase(std::unique(list->begin(), list->end()), list->end());
-        }
-        reportRecordDifferences(std::move(a), std::move(b), subject);
     }
 
     // -- program headers

@@ -116,7 +116,8 @@ void createOutputSections(Context &ctx) {
     Merger merger(ctx);
     for (auto &file : ctx.files)
         for (InputSection *s : mergeOrder(*file))
-            if (isPerFunction(s->kind) || isMergedByName(s->kind))
+            if ((isPerFunction(s->kind) || isMergedByName(s->kind)) &&
+                !isDeviceFunctionConstants(ctx, *s))
                 merger.add(*s);
     // Per-function banks and memory windows point at their code (sh_info).
     for (auto &file : ctx.files)

@@ -9,6 +9,7 @@
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace culd {
@@ -107,7 +108,7 @@ private:
                        CULD_TARGET_OTHER, 0, false);
             return;
         }
-        if (dead)
+        if (dead || inDiscardedData(target, r.offset))
             return;
         // A weak definition that lost to an earlier one takes the relocations
         // of its debug entries with it. (One that was replaced by a later
@@ -117,7 +118,8 @@ private:
             sym->file != &file && sym->file->order() < file.order() &&
             !file.elf().symbols()[r.symbol].isUndefined())
             return;
-        if (sym->defined && sym->section && !sym->section->out && !isShared(*sym))
+        if (sym->defined && sym->section && !sym->section->out && !isShared(*sym) &&
+            !isDeviceFunctionConstants(ctx_, *sym->section))
             return;
 
         culd_target_kind kind = targetKind(*sym);
@@ -131,6 +133,18 @@ private:
         // .nv.resolvedrela<section> (what nvlink 13.0 was seen to keep).
         if (ctx_.opts.preserveRelocs && target.kind == SectionKind::Debug)
             keep(target, offset, *desc, *sym, r.addend, true, true);
+    }
+
+    // Inside the copy of weak data that lost resolution (nvlink drops these:
+    // only the winner's copy is ever addressed).
+    bool inDiscardedData(const InputSection &target, uint64_t offset) const {
+        auto it = ctx_.discardedData.find(&target);
+        if (it == ctx_.discardedData.end())
+            return false;
+        const auto &ranges = it->second; // sorted by start, disjoint
+        auto next = std::upper_bound(ranges.begin(), ranges.end(),
+                                     std::make_pair(offset, UINT64_MAX));
+        return next != ranges.begin() && offset < std::prev(next)->second;
     }
 
     static bool isClear(const culd_reloc_desc &d) {
@@ -188,6 +202,8 @@ private:
 } // namespace
 
 void processRelocations(Context &ctx) {
+    for (auto &[section, ranges] : ctx.discardedData)
+        std::sort(ranges.begin(), ranges.end());
     RelocationScanner scanner(ctx);
     for (auto &file : ctx.files)
         scanner.scanFile(*file);

@@ -155,8 +155,11 @@ public:
                             file.name() + "', first defined in '" + s->file->name() + "'");
         if (oldWeak && !newWeak)
             return replace(*s, es, file, section);
-        if (!oldWeak && newWeak)
+        if (!oldWeak && newWeak) {
+            if (es.type() != STT_FUNC)
+                discardData(section, es.value, es.size);
             return discard(section);
+        }
         resolveWeakPair(*s, es, file, section);
     }
 
@@ -174,10 +177,17 @@ private:
 
     void replace(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
         discard(s.section);
+        if (s.type != STT_FUNC)
+            discardData(s.section, s.value, s.size);
         bool addressTaken = s.other & 0x08;
         fill(s, es, file, section);
         if (addressTaken)
             s.other |= 0x08;
+    }
+
+    void discardData(InputSection *section, uint64_t value, uint64_t size) {
+        if (section && size)
+            ctx_.discardedData[section].push_back({value, value + size});
     }
 
     void resolveCommon(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
@@ -198,6 +208,7 @@ private:
             if (es.size != s.size)
                 conflict("Size doesn't match for '" + std::string(es.name) + "' in '" +
                          file.name() + "', first specified in '" + s.file->name() + "'");
+            discardData(section, es.value, es.size);
             return; // the first weak data definition wins
         }
         // Weak functions: fewer registers wins; otherwise the first one.

@@ -418,6 +418,14 @@ private:
         if (!f->defined) {
             list.push_back(f);
         } else if (f->func) {
+            // What it reaches through pointers counts as its last callees
+            // (nvlink appends those edges to the call list), so their names
+            // come after the others (a kernel building an object whose
+            // virtual destructor calls free: {malloc, free}).
+            const std::vector<Symbol *> &indirect = f->func->indirectCallees;
+            for (auto c = indirect.rbegin(); c != indirect.rend(); ++c)
+                for (Symbol *e : reachableUndefined(*c))
+                    add(e);
             const std::vector<Symbol *> &callees = f->func->callees;
             for (auto c = callees.rbegin(); c != callees.rend(); ++c)
                 for (Symbol *e : reachableUndefined(*c))
@@ -522,9 +530,31 @@ private:
         records.push_back(std::move(m));
     }
 
+    static Symbol *recordOwner(const CallGraph::SymbolWord &w) { return w.symbol; }
+    static Symbol *recordOwner(const CallGraph::Edge &e) { return e.from; }
+
+    // A group's records of live functions, by function in order of first
+    // appearance; records of a weak definition that lost are left out.
+    template <class Record>
+    std::vector<std::pair<Symbol *, std::vector<const Record *>>>
+    perFunction(const std::vector<Record> &records) const {
+        std::vector<std::pair<Symbol *, std::vector<const Record *>>> groups;
+        std::unordered_map<Symbol *, size_t> slot;
+        for (const Record &r : records) {
+            Symbol *owner = recordOwner(r);
+            if (isDeadSymbol(owner) || (r.file && owner->defined && owner->file != r.file))
+                continue;
+            auto [it, isNew] = slot.try_emplace(owner, groups.size());
+            if (isNew)
+                groups.push_back({owner, {}});
+            groups[it->second].second.push_back(&r);
+        }
+        return groups;
+    }
+
     // Direct calls per live caller (callees most recent first, as nvlink's
-    // list prepending leaves them), then address-taken functions, indirect
-    // call sites and function references, each once.
+    // list prepending leaves them), then address-taken functions (each
+    // once), indirect call sites and function references.
     void makeCallgraph() {
         struct Pair {
             Symbol *a;
@@ -548,17 +578,21 @@ private:
         for (const auto &t : cg.addressTaken)
             if (!isDeadSymbol(t.symbol) && seen.insert(t.symbol).second)
                 pairs.push_back({t.symbol, nullptr, 0, t.prototype});
+        // Indirect call sites and function references: per function, in
+        // the order functions first appear, its records last-read first (as
+        // nvlink's list prepending leaves them). Every call site counts, so
+        // a function calling through one prototype twice has two records;
+        // a reference is listed once. A weak definition that lost keeps none.
         marker(0xFFFFFFFD);
-        seen.clear();
-        for (const auto &c : cg.indirectCalls)
-            if (!isDeadSymbol(c.symbol) && seen.insert(c.symbol).second)
-                pairs.push_back({c.symbol, nullptr, 0, c.prototype});
+        for (const auto &[caller, records] : perFunction(cg.indirectCalls))
+            for (auto it = records.rbegin(); it != records.rend(); ++it)
+                pairs.push_back({caller, nullptr, 0, (*it)->prototype});
         marker(0xFFFFFFFC);
         std::set<std::pair<Symbol *, Symbol *>> seenEdges;
-        for (const auto &e : cg.references)
-            if (!isDeadSymbol(e.from) && !isDeadSymbol(e.to) &&
-                seenEdges.insert({e.from, e.to}).second)
-                pairs.push_back({e.from, e.to, 0, {}});
+        for (const auto &[from, records] : perFunction(cg.references))
+            for (auto it = records.rbegin(); it != records.rend(); ++it)
+                if (!isDeadSymbol((*it)->to) && seenEdges.insert({from, (*it)->to}).second)
+                    pairs.push_back({from, (*it)->to, 0, {}});
 
         OutputSection *out = makeSynthetic(".nv.callgraph", SHT_CUDA_CALLGRAPH,
                                            SectionKind::Callgraph, 4);

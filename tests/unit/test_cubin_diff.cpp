@@ -255,3 +255,240 @@ TEST_CASE("cubin diff: an unreadable file is an error", "[cubindiff]") {
     CHECK_THROWS_AS(diffCubinFiles(kCase + "no-such-arch/nvlink.cubin", kSm90), FatalError);
     CHECK_THROWS_AS(diffCubinFiles(kCase + "sm_90/cmd", kSm90), FatalError);
 }
+
+// ------------------------------------------------------------------------
+// Each tolerance of culd-diff (docs/culd-diff.md) with a difference it
+// forgives, which the driver cannot observe, next to one it must report.
+
+namespace {
+
+const std::string kFuncPtr = std::string(CULD_FIXTURES_DIR) + "/87-funcptr-banks/sm_90/nvlink.cubin";
+const std::string kExterns = std::string(CULD_FIXTURES_DIR) + "/62-externs-order/sm_90/nvlink.cubin";
+
+// Removes `n` bytes at `at` inside section `s` (shifting the rest of the
+// section down and shrinking sh_size); the freed tail is not in any section.
+void removeBytes(std::vector<uint8_t> &bytes, const ElfFile &f, const ElfSection &s, uint64_t at,
+                 uint64_t n) {
+    REQUIRE(at + n <= s.size);
+    auto first = bytes.begin() + s.offset;
+    std::copy(first + at + n, first + s.size, first + at);
+    std::fill(first + s.size - n, first + s.size, 0);
+    uint64_t size = sectionHeaderOffset(f, s.index) + offsetof(elf::Shdr64, size);
+    store<uint64_t>(bytes, size, s.size - n);
+}
+
+void swapRanges(std::vector<uint8_t> &bytes, uint64_t x, uint64_t y, uint64_t n) {
+    std::swap_ranges(bytes.begin() + x, bytes.begin() + x + n, bytes.begin() + y);
+}
+
+// Offsets (inside .nv.callgraph) of the records of one group.
+std::vector<uint64_t> callgraphRecords(const std::vector<uint8_t> &bytes, const ElfSection &s,
+                                       uint32_t marker) {
+    std::vector<uint64_t> records;
+    uint32_t group = 0;
+    for (uint64_t e = 0; e < s.size; e += 8) {
+        uint32_t a = load<uint32_t>(bytes, s.offset + e), b = load<uint32_t>(bytes, s.offset + e + 4);
+        if (a == 0 && b >= 0xFFFFFFFCu)
+            group = b;
+        else if (group == marker)
+            records.push_back(e);
+    }
+    return records;
+}
+
+} // namespace
+
+TEST_CASE("cubin diff: .nv.callgraph is a multiset", "[cubindiff]") {
+    std::vector<uint8_t> bytes = readFile(kFuncPtr), copy = bytes;
+    ElfFile f = parse(bytes, "A");
+    const ElfSection &cg = sectionNamed(f, ".nv.callgraph");
+    std::vector<uint64_t> indirect = callgraphRecords(bytes, cg, 0xFFFFFFFDu);
+    // kp calls through `#iii` twice: two identical records (case 87).
+    uint64_t first = 0, second = 0;
+    for (size_t i = 0; i < indirect.size() && !second; ++i)
+        for (size_t j = i + 1; j < indirect.size() && !second; ++j)
+            if (load<uint64_t>(bytes, cg.offset + indirect[i]) ==
+                load<uint64_t>(bytes, cg.offset + indirect[j]))
+                first = indirect[i], second = indirect[j];
+    REQUIRE(second != 0);
+
+    SECTION("a missing repeated indirect-call record is reported") {
+        removeBytes(copy, f, cg, second, 8);
+        CubinDiffResult r = diffBytes(copy, bytes);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Record, "record indirect call sites: '_Z2kpPiii' prototype"));
+        CHECK(mentions(r, DiffKind::Section, "section '.nv.callgraph': size"));
+    }
+    SECTION("records of one group in another order are equivalent") {
+        // The loader builds a graph from the edges; their order is not read.
+        REQUIRE(indirect.size() >= 3);
+        uint64_t other = indirect[0] == first ? indirect.back() : indirect[0];
+        swapRanges(copy, cg.offset + first, cg.offset + other, 8);
+        REQUIRE(copy != bytes);
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Equivalent);
+    }
+    SECTION("a record moved into another group is reported") {
+        std::vector<uint64_t> taken = callgraphRecords(bytes, cg, 0xFFFFFFFEu);
+        REQUIRE(!taken.empty());
+        // The last address-taken record and the indirect marker after it
+        // trade places: the record now says "indirect call site".
+        uint64_t record = taken.back(), markerAt = record + 8;
+        REQUIRE(load<uint32_t>(bytes, cg.offset + markerAt + 4) == 0xFFFFFFFDu);
+        swapRanges(copy, cg.offset + record, cg.offset + markerAt, 8);
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Record, "address-taken"));
+    }
+}
+
+TEST_CASE("cubin diff: .nv.prototype is a multiset", "[cubindiff]") {
+    std::vector<uint8_t> bytes = readFile(kSm90), copy = bytes;
+    ElfFile f = parse(bytes, "A");
+    const ElfSection &proto = sectionNamed(f, ".nv.prototype");
+    REQUIRE(proto.size == 16);
+    SECTION("entries in another order are equivalent") {
+        swapRanges(copy, proto.offset, proto.offset + 8, 8);
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Equivalent);
+    }
+    SECTION("an entry repeated in place of another is reported") {
+        std::copy(copy.begin() + proto.offset, copy.begin() + proto.offset + 8,
+                  copy.begin() + proto.offset + 8);
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Record, "section '.nv.prototype': record '_Z6clampiiii'"));
+    }
+}
+
+TEST_CASE("cubin diff: EXTERNS is compared as a set of names", "[cubindiff]") {
+    std::vector<uint8_t> bytes = readFile(kExterns), copy = bytes;
+    ElfFile f = parse(bytes, "A");
+    const ElfSection *info = nullptr;
+    const NvInfoRecord *externs = nullptr;
+    std::vector<NvInfoRecord> records;
+    for (const ElfSection &s : f.sections()) {
+        if (s.type != elf::SHT_CUDA_INFO || s.name == ".nv.info")
+            continue;
+        records = parseNvInfo(s.data, {"A", s.name});
+        for (const NvInfoRecord &r : records)
+            if (r.code == 0x0F && r.wordCount() == 2)
+                info = &s, externs = &r;
+        if (externs)
+            break;
+    }
+    REQUIRE(externs != nullptr);
+    uint64_t words = info->offset + uint64_t(externs->payload.data - info->data.data);
+    SECTION("its names in another order are equivalent") {
+        // The loader resolves every name; the order decides nothing.
+        swapRanges(copy, words, words + 4, 4);
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Equivalent);
+    }
+    SECTION("another member is reported") {
+        store<uint32_t>(copy, words + 4, externs->word(0)); // {malloc, malloc}
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Record, "EIATTR_EXTERNS"));
+    }
+}
+
+TEST_CASE("cubin diff: the module .nv.info is a multiset of records", "[cubindiff]") {
+    std::vector<uint8_t> bytes = readFile(kSm90), copy = bytes;
+    ElfFile f = parse(bytes, "A");
+    const ElfSection &info = sectionNamed(f, ".nv.info");
+    // Records 0 and 1: FRAME_SIZE and REGCOUNT of one kernel, 12 bytes each.
+    std::vector<NvInfoRecord> records = parseNvInfo(info.data, {"A", ".nv.info"});
+    REQUIRE(records.size() >= 2);
+    REQUIRE(records[1].offset == 12);
+    REQUIRE(records[2].offset == 24);
+    SECTION("records in another order are equivalent") {
+        // Each record names its function; the driver looks them up by it.
+        swapRanges(copy, info.offset, info.offset + 12, 12);
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Equivalent);
+    }
+    SECTION("a changed register count is reported") {
+        REQUIRE(records[1].code == 0x2F); // REGCOUNT
+        copy[info.offset + 12 + 8] ^= 0x08;
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Record, "EIATTR_REGCOUNT"));
+    }
+}
+
+TEST_CASE("cubin diff: where the headers lie is layout", "[cubindiff]") {
+    std::vector<uint8_t> bytes = readFile(kSm90), copy = bytes;
+    ElfFile f = parse(bytes, "A");
+    SECTION("a moved section header table is equivalent") {
+        // The loader finds sections through e_shoff, wherever it points.
+        uint64_t shoff = f.header().shoff, size = uint64_t(f.header().shnum) * sizeof(elf::Shdr64);
+        uint64_t moved = (copy.size() + 7) & ~uint64_t(7);
+        copy.resize(moved + size);
+        std::copy(bytes.begin() + shoff, bytes.begin() + shoff + size, copy.begin() + moved);
+        store<uint64_t>(copy, offsetof(elf::Ehdr64, shoff), moved);
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Equivalent);
+    }
+    SECTION("a changed alignment is reported") {
+        const ElfSection &text = sectionNamed(f, ".text._Z5scalefi");
+        uint64_t align = sectionHeaderOffset(f, text.index) + offsetof(elf::Shdr64, addralign);
+        store<uint64_t>(copy, align, 256);
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Section, "section '.text._Z5scalefi': addralign"));
+    }
+}
+
+TEST_CASE("cubin diff: a compiler's tkinfo record is compared", "[cubindiff]") {
+    std::vector<uint8_t> bytes = readFile(kSm90), copy = bytes;
+    ElfFile f = parse(bytes, "A");
+    const ElfSection &note = sectionNamed(f, ".note.nv.tkinfo");
+    auto first = copy.begin() + note.offset, last = first + note.size;
+    const char options[] = "-m 64"; // ptxas's options, not the linker's
+    auto at = std::search(first, last, options, options + sizeof options - 1);
+    REQUIRE(at != last);
+    at[3] = '3';
+    CubinDiffResult r = diffBytes(bytes, copy);
+    INFO(report(r));
+    CHECK(r.verdict == CubinDiffVerdict::Different);
+    CHECK(mentions(r, DiffKind::Record, "tool 'ptxas'"));
+}
+
+TEST_CASE("cubin diff: .strtab is compared only where it is used", "[cubindiff]") {
+    std::vector<uint8_t> bytes = readFile(kSm90), copy = bytes;
+    ElfFile f = parse(bytes, "A");
+    const ElfSection &strtab = sectionNamed(f, ".strtab");
+    auto first = copy.begin() + strtab.offset, last = first + strtab.size;
+    SECTION("a string nothing refers to is not compared") {
+        // nvlink keeps the names of the __UFT/__UDT placeholders it removed;
+        // no symbol, prototype or section points at them, so nothing reads them.
+        for (const ElfSymbol &s : f.symbols())
+            REQUIRE(s.name != "__UDT_OFFSET");
+        const char unused[] = "__UDT_OFFSET";
+        auto at = std::search(first, last, unused, unused + sizeof unused - 1);
+        REQUIRE(at != last);
+        at[2] = 'X';
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Equivalent);
+    }
+    SECTION("a symbol's name is compared through the symbol") {
+        first[f.symbols()[symbolIndex(f, "_Z5scalefi")].nameOffset + 3] = 'X';
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Symbol, "symbol '_Z5scalefi': only in A"));
+    }
+}

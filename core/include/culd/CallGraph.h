@@ -13,13 +13,17 @@ namespace culd {
 struct CallGraph {
     // A symbol with a prototype string (the input's .strtab offset turned
     // back into the string, so it can be re-interned in the output).
+    // `file` is the input the record came from: a weak definition that
+    // lost resolution takes its records along.
     struct SymbolWord {
         Symbol *symbol;
         std::string_view prototype;
+        const ObjectFile *file = nullptr;
     };
     struct Edge {
         Symbol *from;
         Symbol *to;
+        const ObjectFile *file = nullptr;
     };
     std::vector<SymbolWord> addressTaken;  // group 0xFFFFFFFE
     std::vector<SymbolWord> indirectCalls; // group 0xFFFFFFFD

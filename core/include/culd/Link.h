@@ -7,6 +7,7 @@
 namespace culd {
 
 struct Context;
+struct InputSection;
 
 // Runs every pass and writes opts.outputFile. Throws FatalError.
 void runLink(const Options &opts, const Plugin &plugin);
@@ -23,6 +24,7 @@ void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
 void markLive(Context &ctx);               // MarkLive.cpp
 void reportUndefined(Context &ctx);        // SymbolTable.cpp
 void createOutputSections(Context &ctx);   // OutputSections.cpp
+void placeFunctionBanks(Context &ctx);     // FunctionBanks.cpp
 void layoutMemory(Context &ctx);           // Layout.cpp
 void processRelocations(Context &ctx);     // Relocations.cpp
 void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
@@ -31,5 +33,9 @@ void reportResources(Context &ctx);        // Report.cpp (-v)
 void writeRegistrationFile(Context &ctx);  // RegistrationFile.cpp
 void dumpCallGraph(Context &ctx);          // CallGraphDump.cpp
 void writeDotFile(Context &ctx);           // CallGraphDump.cpp
+
+// A device function's own constant bank, which placeFunctionBanks copies
+// into the banks of the kernels reaching it (not merged as it is).
+bool isDeviceFunctionConstants(const Context &ctx, const InputSection &s);
 
 } // namespace culd

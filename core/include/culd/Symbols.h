@@ -30,6 +30,10 @@ struct FunctionInfo {
     std::vector<Symbol *> externKernels; // kernels its EIATTR_EXTERNS names
     bool hasRegCount = false, hasFrameSize = false, hasCrsStack = false;
     std::vector<Symbol *> callees;      // direct calls (.nv.callgraph)
+    // What it may reach through function pointers (buildCallGraph): the
+    // address-taken functions of the prototypes it calls through, then the
+    // functions whose address it takes.
+    std::vector<Symbol *> indirectCallees;
     bool isEntry = false;
     bool addressTaken = false;
     // Through the call graph (analyzeCallGraph): over everything this

@@ -5,7 +5,8 @@
 # -rss_limit_mb=1024. Findings (crash-*, leak-*, timeout-*, oom-*) land in
 # <build>/fuzz-findings/<harness>/ and make the script fail.
 #   scripts/fuzz.sh [seconds] [harness...]
-# Environment: FUZZ_JOBS parallel runs (default 1), CXX/CC (default clang-14).
+# Environment: FUZZ_RUNS stops each harness after that many executions
+# (the seconds still bound it), CXX/CC (default clang-14).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -72,7 +73,7 @@ for h in "${HARNESSES[@]}"; do
     "$BUILD/tests/fuzz/fuzz_$h" "$BUILD/fuzz-corpus/$h" "$SEEDS/$h" \
         -dict="$ROOT/tests/fuzz/culd.dict" -max_total_time="$SECONDS_EACH" \
         -rss_limit_mb=1024 -malloc_limit_mb=1024 -timeout=10 -max_len=262144 \
-        -close_fd_mask=3 -print_final_stats=1 \
+        -close_fd_mask=3 -print_final_stats=1 ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} \
         -artifact_prefix="$FINDINGS/$h/" >"$log" 2>&1
     rc=$?
     set -e

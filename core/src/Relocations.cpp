@@ -9,6 +9,8 @@
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
 
+#include <algorithm>
+#include <iterator>
 #include <sstream>
 
 namespace culd {
@@ -47,6 +49,13 @@ culd_target_kind targetKind(const Symbol &s) {
     default:
         return CULD_TARGET_OTHER;
     }
+}
+
+bool insideSupersededData(const InputSection &s, uint64_t offset) {
+    const auto &ranges = s.supersededData;
+    auto it = std::upper_bound(ranges.begin(), ranges.end(),
+                               std::make_pair(offset, UINT64_MAX));
+    return it != ranges.begin() && offset < std::prev(it)->second;
 }
 
 bool resolvedAtLinkTime(culd_target_kind k) {
@@ -103,6 +112,9 @@ private:
             !file.elf().symbols()[r.symbol].isUndefined())
             return;
         if (sym->defined && sym->section && !sym->section->out && !isShared(*sym))
+            return;
+        // The bytes of a weak data definition that lost stay, unrelocated.
+        if (insideSupersededData(target, r.offset))
             return;
 
         culd_target_kind kind = targetKind(*sym);

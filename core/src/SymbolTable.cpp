@@ -155,8 +155,11 @@ public:
                             file.name() + "', first defined in '" + s->file->name() + "'");
         if (oldWeak && !newWeak)
             return replace(*s, es, file, section);
-        if (!oldWeak && newWeak)
+        if (!oldWeak && newWeak) {
+            if (section && es.type() != STT_FUNC)
+                ++section->supersededDefinitions;
             return discard(section);
+        }
         resolveWeakPair(*s, es, file, section);
     }
 
@@ -167,6 +170,15 @@ public:
     }
 
 private:
+    // Weak data that lost to an earlier weak definition. (One replaced by a
+    // later definition was merged already; nvlink leaves it alone.)
+    static void supersede(const ElfSymbol &es, InputSection *section) {
+        if (!section)
+            return;
+        ++section->supersededDefinitions;
+        section->supersededData.push_back({es.value, es.value + es.size});
+    }
+
     void conflict(const std::string &message) {
         Diagnostics::get().error(message);
         ++conflicts_;
@@ -198,7 +210,7 @@ private:
             if (es.size != s.size)
                 conflict("Size doesn't match for '" + std::string(es.name) + "' in '" +
                          file.name() + "', first specified in '" + s.file->name() + "'");
-            return; // the first weak data definition wins
+            return supersede(es, section); // the first weak data definition wins
         }
         // Weak functions: fewer registers wins; otherwise the first one.
         uint32_t oldRegs = regCount(*s.file, s.inputIndex);
@@ -255,6 +267,26 @@ void assignOwners(ObjectFile &file) {
     }
 }
 
+// An uninitialised-data section (.nv.global) that holds nothing but weak
+// definitions which lost to earlier ones is not merged at all (nvlink's
+// output shows no room for it); initialised data (.nv.global.init,
+// .nv.constant<N>) keeps the losers' bytes. Also sorts the superseded ranges
+// for the relocation pass.
+void dropSupersededGlobals(ObjectFile &file) {
+    std::unordered_map<const InputSection *, size_t> definitions;
+    for (const ElfSymbol &es : file.elf().symbols())
+        if (!es.isUndefined() && es.type() != STT_SECTION && es.shndx < file.sections.size() &&
+            file.sections[es.shndx])
+            ++definitions[file.sections[es.shndx]];
+    for (InputSection *s : file.sections) {
+        if (!s || !s->supersededDefinitions)
+            continue;
+        std::sort(s->supersededData.begin(), s->supersededData.end());
+        if (s->kind == SectionKind::Global && definitions[s] == s->supersededDefinitions)
+            s->live = false;
+    }
+}
+
 } // namespace
 
 void resolveSymbols(Context &ctx) {
@@ -271,6 +303,7 @@ void resolveSymbols(Context &ctx) {
                 resolver.add(*file, es, file->symbols[i]);
         }
         assignOwners(*file);
+        dropSupersededGlobals(*file);
     }
     resolver.failOnConflicts();
 }

@@ -58,6 +58,12 @@ struct InputSection {
     Symbol *owner = nullptr; // function a per-function section belongs to
     InputSection *text = nullptr; // .text of that function (itself for .text)
     bool live = true;        // false once DCE or weak resolution drops it
+    // Weak data definitions here that lost to an earlier definition.
+    uint32_t supersededDefinitions = 0;
+    // [begin, end) of those that lost to an earlier *weak* one, sorted:
+    // nvlink keeps their bytes but drops the relocations inside them (not
+    // when the winner was strong).
+    std::vector<std::pair<uint64_t, uint64_t>> supersededData;
 
     // A per-function section lives and dies with its function's code.
     bool isLive() const { return live && (!text || text->live); }

@@ -175,6 +175,16 @@ private:
         return sym;
     }
 
+    // A debug link names shared variables by their address in the window,
+    // where the reserved shared memory (sm_90+) comes first; the code's own
+    // offsets leave it out.
+    uint64_t debugSharedBias(const Symbol &s) const {
+        if ((s.other & 0xE0) != STO_CUDA_SHARED || ctx_.opts.relocatable ||
+            ctx_.opts.disableSmemReservation)
+            return 0;
+        return ctx_.arch.reserved_smem;
+    }
+
     bool emitsSymbol(const Symbol &s) const {
         if (!s.emitted || s.isSectionSymbol)
             return false;
@@ -188,7 +198,10 @@ private:
         // An undefined symbol only live code referred to is gone with it.
         if (!s.isLocal && !s.defined && !ctx_.referencedFromLiveCode.count(&s))
             return false;
-        if ((s.other & 0xE0) == STO_CUDA_SHARED && !ctx_.opts.relocatable)
+        // Shared variables are laid out per kernel, so an executable names
+        // them only for the debugger (-g); extern __shared__ arrays never.
+        if ((s.other & 0xE0) == STO_CUDA_SHARED && !ctx_.opts.relocatable &&
+            !(ctx_.opts.debug && s.defined))
             return false;
         // The compiler's unnamed undefined local placeholder never does.
         if (s.isLocal && !s.defined && s.name.empty())
@@ -294,7 +307,7 @@ private:
             e.other = ctx_.opts.relocatable ? s.other : static_cast<uint8_t>(s.other & ~0xE0);
             e.shndx = sec ? static_cast<uint16_t>(sec->index)
                           : (s.specialShndx ? s.specialShndx : SHN_UNDEF);
-            e.value = s.isSectionSymbol ? 0 : s.finalValue;
+            e.value = s.isSectionSymbol ? 0 : s.finalValue + debugSharedBias(s);
             e.size = s.isSectionSymbol ? 0 : s.size;
             const uint8_t *p = reinterpret_cast<const uint8_t *>(&e);
             out.insert(out.end(), p, p + sizeof(e));

@@ -47,6 +47,8 @@ public:
 private:
     ObjectFile() = default;
     std::string name_;
+    void checkModelled() const;
+
     uint32_t order_ = 0;
     std::unique_ptr<MappedFile> map_;
     ElfFile elf_;

@@ -1,0 +1,20 @@
+// Refusal of input constructs culd does not model (see InputChecks.cpp).
+#pragma once
+
+#include "culd/ElfFile.h"
+
+#include <string_view>
+
+namespace culd {
+
+// Unknown sh_type or sh_flags bits: FatalError naming file, section, value.
+void checkSectionHeader(std::string_view file, const ElfSection &section);
+
+// Every .nv.info / .nv.info.<f> record: a known EIATTR code in its known
+// format, with the payload size culd reads. FatalError otherwise.
+void checkNvInfoSection(std::string_view file, const ElfSection &section);
+
+// Every .nv.compat record: a known EICOMPAT code in its known format.
+void checkCompatSection(std::string_view file, const ElfSection &section);
+
+} // namespace culd

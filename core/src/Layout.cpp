@@ -78,6 +78,9 @@ public:
             moduleShared_->kind = SectionKind::SharedGlobal;
             moduleShared_->addralign = 16;
         }
+        // Dynamic shared memory starts 16-aligned; the section says so.
+        if (moduleShared_ && !externOffsets_.empty())
+            moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
         // A debug link keeps the module variables' room (after the reserved
         // shared memory), which the debug information describes.
         if (moduleShared_ && ctx_.opts.debug) {
@@ -173,7 +176,8 @@ private:
                         uses_[target->owner].insert(s);
                     else if (!s->defined && isSharedSpace(*s)) {
                         uses_[target->owner].insert(s);
-                        if (!ctx_.opts.relocatable)
+                        // Named only in a debug link (-g).
+                        if (!ctx_.opts.relocatable && !ctx_.opts.debug)
                             s->emitted = false;
                     }
                 }

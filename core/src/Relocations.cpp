@@ -123,7 +123,12 @@ private:
         uint64_t offset = target.outOffset + r.offset;
         if (!apply)
             return keep(target, offset, *desc, *sym, r.addend, rela, false);
-        record(*target.out, offset, *desc, *sym, kind, r.addend, !rela);
+        RelocApply &a = record(*target.out, offset, *desc, *sym, kind, r.addend, !rela);
+        // Without -g nvlink has dropped extern __shared__ arrays by the time
+        // debug data is relocated: the debug info gives them address -1
+        // (plus the addend, the reserved shared memory on sm_90+).
+        if (target.kind == SectionKind::Debug && !ctx_.opts.debug && isExternShared(*sym))
+            a.symbolValue = UINT64_MAX;
         // --preserve-relocs lists what was resolved in debug data in
         // .nv.resolvedrela<section> (what nvlink 13.0 was seen to keep).
         if (ctx_.opts.preserveRelocs && target.kind == SectionKind::Debug)
@@ -136,8 +141,12 @@ private:
 
     static bool isShared(const Symbol &s) { return s.section && s.section->isSharedMemory(); }
 
-    void record(OutputSection &out, uint64_t offset, const culd_reloc_desc &desc,
-                const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel) {
+    static bool isExternShared(const Symbol &s) {
+        return !s.section && !s.defined && (s.other & 0xE0) == STO_CUDA_SHARED;
+    }
+
+    RelocApply &record(OutputSection &out, uint64_t offset, const culd_reloc_desc &desc,
+                       const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel) {
         RelocApply a;
         a.offset = offset;
         a.desc = &desc;
@@ -150,6 +159,7 @@ private:
                             sym.section->kind == SectionKind::ConstantEntry))
             a.cbank = sym.section->bank;
         out.applies.push_back(a);
+        return out.applies.back();
     }
 
     static uint64_t valueOf(const Symbol &sym) {

@@ -153,6 +153,9 @@ public:
         if (!newWeak && !oldWeak)
             return conflict("Multiple definition of '" + std::string(es.name) + "' in '" +
                             file.name() + "', first defined in '" + s->file->name() + "'");
+        // Data sizes must agree whichever copy is weak.
+        if (es.type() != STT_FUNC && es.size != s->size)
+            return sizeMismatch(es, file, *s);
         if (oldWeak && !newWeak)
             return replace(*s, es, file, section);
         if (!oldWeak && newWeak) {
@@ -177,6 +180,11 @@ private:
             return;
         ++section->supersededDefinitions;
         section->supersededData.push_back({es.value, es.value + es.size});
+    }
+
+    void sizeMismatch(const ElfSymbol &es, const ObjectFile &file, const Symbol &first) {
+        conflict("Size doesn't match for '" + std::string(es.name) + "' in '" + file.name() +
+                 "', first specified in '" + first.file->name() + "'");
     }
 
     void conflict(const std::string &message) {
@@ -206,12 +214,8 @@ private:
 
     void resolveWeakPair(Symbol &s, const ElfSymbol &es, ObjectFile &file,
                          InputSection *section) {
-        if (es.type() != STT_FUNC) {
-            if (es.size != s.size)
-                conflict("Size doesn't match for '" + std::string(es.name) + "' in '" +
-                         file.name() + "', first specified in '" + s.file->name() + "'");
+        if (es.type() != STT_FUNC)
             return supersede(es, section); // the first weak data definition wins
-        }
         // Weak functions: fewer registers wins; otherwise the first one.
         uint32_t oldRegs = regCount(*s.file, s.inputIndex);
         uint32_t newRegs = regCount(file, es.index);

@@ -1,5 +1,0 @@
-template <class T> __device__ T zero;
-template <class T> __device__ T nine = T(9);
-template <class T> __device__ T *self = &nine<T>;
-
-__global__ void ka(int *p) { p[0] = zero<int> + nine<int> + *self<int>; zero<int> = 1; }

@@ -4,8 +4,10 @@
 //
 // The sets below are what nvcc 13.0 (and 11.8) output was seen to contain,
 // sm_50 to sm_121, with -G, -lineinfo, textures, printf, malloc, dynamic
-// parallelism, cooperative groups, cluster dimensions, WMMA, and nvlink -r
-// output fed back in.
+// parallelism, cooperative groups, cluster dimensions, WMMA, Thrust, and
+// nvlink -r output fed back in. Symbols: LOCAL/GLOBAL/WEAK; NOTYPE, OBJECT,
+// FUNC, SECTION and STT_CUDA_OBJECT (ElfFile already refuses reserved
+// section indices other than ABS and COMMON).
 #include "culd/InputChecks.h"
 
 #include "culd/Diagnostics.h"
@@ -92,7 +94,29 @@ void checkEicompat(const NvInfoRecord &r, const SectionContext &where) {
                                 eiFormatName(info->usualFormat));
 }
 
+bool isKnownSymbolType(uint8_t type) {
+    return type == STT_NOTYPE || type == STT_OBJECT || type == STT_FUNC ||
+           type == STT_SECTION || type == STT_CUDA_OBJECT;
+}
+
+bool isKnownSymbolBinding(uint8_t bind) {
+    return bind == STB_LOCAL || bind == STB_GLOBAL || bind == STB_WEAK;
+}
+
 } // namespace
+
+void checkSymbols(std::string_view file, const ElfSection &symtab,
+                  const std::vector<ElfSymbol> &symbols) {
+    SectionContext where{file, symtab.name};
+    for (size_t i = 1; i < symbols.size(); ++i) {
+        const ElfSymbol &sym = symbols[i];
+        std::string what = "symbol '" + std::string(sym.name) + "' (#" + std::to_string(i) + ")";
+        if (!isKnownSymbolBinding(sym.bind()))
+            sectionError(where, what + " has unknown binding " + std::to_string(sym.bind()));
+        if (!isKnownSymbolType(sym.type()))
+            sectionError(where, what + " has unknown type " + std::to_string(sym.type()));
+    }
+}
 
 void checkSectionHeader(std::string_view file, const ElfSection &s) {
     SectionContext where{file, s.name};

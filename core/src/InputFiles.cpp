@@ -125,6 +125,8 @@ uint32_t cubinSm(const ElfHeader &h) {
 void ObjectFile::checkModelled() const {
     for (const ElfSection &s : elf_.sections()) {
         checkSectionHeader(name_, s);
+        if (s.type == elf::SHT_SYMTAB)
+            checkSymbols(name_, s, elf_.symbols());
         uint32_t bank = 0;
         switch (classifySection(s, &bank)) {
         case SectionKind::NvInfo:

@@ -114,3 +114,18 @@ TEST_CASE("input checks: relocation type the plugin does not know", "[input-chec
     put<uint32_t>(bytes, kRelDebugFrame + 8, 0xEE); // r_info type of the first entry
     expectLinkRefused(bytes, "section '.rel.debug_frame': unexpected reloc type 0xee at offset 0x44");
 }
+
+namespace {
+constexpr uint64_t kSymtab = 0x268; // .symtab: 24-byte entries
+uint64_t symbolEntry(unsigned index) { return kSymtab + 24 * index; }
+} // namespace
+
+TEST_CASE("input checks: unknown symbol binding and type", "[input-checks]") {
+    std::vector<uint8_t> bytes = fixture();
+    bytes[symbolEntry(8) + 4] = (3 << 4) | 2; // _Z5saxpyifPKfPf: binding 3 (GNU unique)
+    expectRefusedOnRead(bytes, "section '.symtab': symbol '_Z5saxpyifPKfPf' (#8) has unknown binding 3");
+
+    bytes = fixture();
+    bytes[symbolEntry(8) + 4] = (1 << 4) | 6; // STT_TLS
+    expectLinkRefused(bytes, "section '.symtab': symbol '_Z5saxpyifPKfPf' (#8) has unknown type 6");
+}

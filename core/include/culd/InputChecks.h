@@ -4,6 +4,7 @@
 #include "culd/ElfFile.h"
 
 #include <string_view>
+#include <vector>
 
 namespace culd {
 
@@ -16,5 +17,9 @@ void checkNvInfoSection(std::string_view file, const ElfSection &section);
 
 // Every .nv.compat record: a known EICOMPAT code in its known format.
 void checkCompatSection(std::string_view file, const ElfSection &section);
+
+// Every symbol: a binding and a type culd models.
+void checkSymbols(std::string_view file, const ElfSection &symtab,
+                  const std::vector<ElfSymbol> &symbols);
 
 } // namespace culd

@@ -116,6 +116,14 @@ private:
         // The bytes of a weak data definition that lost stay, unrelocated.
         if (insideSupersededData(target, r.offset))
             return;
+        // An undefined local names something only the linker knows (such as
+        // libcudadevrt's `.nv.ptx.const0.size`, which nvlink resolves to a
+        // value culd has no model for): refuse rather than guess.
+        if (sym->isLocal && !sym->defined && !sym->name.empty())
+            throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
+                             "': relocation " + hex(r.type) + " at offset " + hex(r.offset) +
+                             " against undefined local symbol '" + std::string(sym->name) +
+                             "', which culd does not resolve");
 
         culd_target_kind kind = targetKind(*sym);
         bool apply = desc->resolver == CULD_RESOLVE_LINKER ||

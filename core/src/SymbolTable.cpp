@@ -316,11 +316,11 @@ namespace {
 
 // Symbols whose only references were in code dead-code elimination removed
 // are no error (libcudadevrt references retired entry points that way).
-std::unordered_set<const Symbol *> referencedFromLiveCode(Context &ctx) {
+std::unordered_set<const Symbol *> referencedFrom(Context &ctx, bool reachableOnly) {
     std::unordered_set<const Symbol *> used;
     for (auto &file : ctx.files)
         for (auto &[relocHeader, target] : file->relocSections) {
-            if (!target || !target->isLive())
+            if (!target || !(reachableOnly ? target->isReachable() : target->isLive()))
                 continue;
             for (const ElfReloc &r : file->elf().relocations(*relocHeader))
                 if (r.symbol < file->symbols.size() && file->symbols[r.symbol])
@@ -343,11 +343,12 @@ bool mayStayUndefined(const Context &ctx, const Symbol &s) {
 void reportUndefined(Context &ctx) {
     // The writer also needs this: only undefined symbols that live code
     // references reach the output's symbol table.
-    ctx.referencedFromLiveCode = referencedFromLiveCode(ctx);
+    ctx.referencedFromLiveCode = referencedFrom(ctx, false);
     // A relocatable link may leave anything undefined for the next link.
     if (ctx.opts.relocatable)
         return;
-    const std::unordered_set<const Symbol *> &used = ctx.referencedFromLiveCode;
+    // A debug link keeps unreachable code, whose references are no error.
+    const std::unordered_set<const Symbol *> used = referencedFrom(ctx, true);
     std::vector<Symbol *> candidates;
     for (Symbol *s : ctx.symtab.globals())
         if (!mayStayUndefined(ctx, *s))

@@ -356,13 +356,12 @@ void reportUndefined(Context &ctx) {
     for (Symbol *s : candidates) {
         if (!used.count(s))
             continue;
-        std::unordered_set<const ObjectFile *> seen;
-        for (ObjectFile *f : ctx.undefinedReferrers[s]) {
-            if (!seen.insert(f).second)
-                continue;
+        // One line per symbol, naming the first file that referred to it
+        // (even when that file's reference was in removed code).
+        const std::vector<ObjectFile *> &referrers = ctx.undefinedReferrers[s];
+        if (!referrers.empty())
             Diagnostics::get().error("Undefined reference to '" + std::string(s->name) +
-                                     "' in '" + f->name() + "'");
-        }
+                                     "' in '" + referrers.front()->name() + "'");
     }
     if (Diagnostics::get().errorCount())
         throw FatalError("");

@@ -1,5 +1,7 @@
 #include "culd/InputFiles.h"
 
+#include "culd/InputChecks.h"
+
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 
@@ -119,6 +121,27 @@ uint32_t cubinSm(const ElfHeader &h) {
     return h.flags & 0xFF;
 }
 
+// Refuses what culd does not model before anything is linked from it.
+void ObjectFile::checkModelled() const {
+    for (const ElfSection &s : elf_.sections()) {
+        checkSectionHeader(name_, s);
+        if (s.type == elf::SHT_SYMTAB)
+            checkSymbols(name_, s, elf_.symbols());
+        uint32_t bank = 0;
+        switch (classifySection(s, &bank)) {
+        case SectionKind::NvInfo:
+        case SectionKind::NvInfoFunc:
+            checkNvInfoSection(name_, s);
+            break;
+        case SectionKind::Compat:
+            checkCompatSection(name_, s);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
 InputSection *ObjectFile::makeSection(const ElfSection &header, SectionKind kind) {
     InputSection &s = sectionArena_.emplace_back();
     s.file = this;
@@ -147,6 +170,7 @@ std::unique_ptr<ObjectFile> ObjectFile::fromBytes(std::unique_ptr<MappedFile> by
                          std::to_string(h.type) + "); only relocatable device code can be linked");
     file->sm_ = cubinSm(h);
     checkSharedSymbols(*file);
+    file->checkModelled();
     return file;
 }
 

@@ -63,7 +63,7 @@ public:
         if (ctx_.opts.relocatable)
             refuseExternSharedInRelocatableLink();
         uint64_t moduleAlign = 1;
-        allocate(groupByUser(), 0, &moduleAlign);
+        uint64_t moduleEnd = allocate(groupByUser(), 0, &moduleAlign);
         for (Symbol *kernel : kernels())
             layoutKernel(*kernel, moduleAlign);
         if (ctx_.opts.relocatable)
@@ -78,7 +78,14 @@ public:
             moduleShared_->kind = SectionKind::SharedGlobal;
             moduleShared_->addralign = 16;
         }
-        if (moduleShared_) {
+        // Dynamic shared memory starts 16-aligned; the section says so.
+        if (moduleShared_ && !externOffsets_.empty())
+            moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
+        // A debug link keeps the module variables' room (after the reserved
+        // shared memory), which the debug information describes.
+        if (moduleShared_ && ctx_.opts.debug) {
+            moduleShared_->size = moduleEnd + reservedSmem();
+        } else if (moduleShared_) {
             moduleShared_->size = 0;
             moduleShared_->keepWhenEmpty = !externOffsets_.empty();
         }
@@ -93,8 +100,9 @@ private:
                 if (s->section->file != file.get() || !s->section->isLive())
                     continue;
                 seen_.insert(s);
-                // Shared variables leave an executable's .symtab.
-                if (!ctx_.opts.relocatable)
+                // Shared variables leave an executable's .symtab, except in
+                // a debug link (-g), where the debugger looks them up.
+                if (!ctx_.opts.relocatable && !ctx_.opts.debug)
                     s->emitted = false;
                 if (s->section->kind == SectionKind::SharedGlobal)
                     moduleVars_.push_back(s);
@@ -168,7 +176,8 @@ private:
                         uses_[target->owner].insert(s);
                     else if (!s->defined && isSharedSpace(*s)) {
                         uses_[target->owner].insert(s);
-                        if (!ctx_.opts.relocatable)
+                        // Named only in a debug link (-g).
+                        if (!ctx_.opts.relocatable && !ctx_.opts.debug)
                             s->emitted = false;
                     }
                 }
@@ -222,7 +231,7 @@ private:
                 externOffsets_[e] = std::max(externOffsets_[e], externAt);
             end = externAt;
         }
-        uint64_t reserved = ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
+        uint64_t reserved = reservedSmem();
         OutputSection *out = sharedSectionOf(kernel);
         // A relocatable link only records the window's alignment; offsets and
         // sizes are the final link's.
@@ -238,6 +247,10 @@ private:
             return;
         out->size = end + reserved;
         out->addralign = std::max(out->addralign, align);
+    }
+
+    uint64_t reservedSmem() const {
+        return ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
     }
 
     OutputSection *sharedSectionOf(const Symbol &kernel) const {

@@ -95,8 +95,16 @@ void markLive(Context &ctx) {
                 work.push_back(callee);
             }
     }
+    // A debug link (-g) removes nothing either: nvlink keeps unused
+    // functions, kernels no host code launches and whole library members;
+    // only undefined references stay excused in what nothing reaches.
     for (Symbol *s : functions)
         if (!s->live) {
+            s->section->reachable = false;
+            if (ctx.opts.debug) {
+                s->live = true;
+                continue;
+            }
             spdlog::debug("removed unused function {}", s->name);
             s->section->live = false;
         }

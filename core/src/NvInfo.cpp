@@ -18,6 +18,7 @@ constexpr uint8_t NV = EIFMT_NVAL, BV = EIFMT_BVAL, HV = EIFMT_HVAL, SV = EIFMT_
 // EXPLICIT_CLUSTER are NVAL records, MAX_THREADS / CTA_PER_CLUSTER carry
 // three u32 (x, y, z) and CRS_STACK_SIZE one u32, all without a symbol.
 // Flag codes not seen yet are assumed to be NVAL like EXPLICIT_CLUSTER.
+// The SW*_WAR workaround markers are NVAL flags in real cubins, not SVAL.
 constexpr std::array<EiattrInfo, EIATTR_LAST + 1> kEiattrs = {{
     {0x00, "ERROR", 0, P::None, S::None},
     {0x01, "PAD", 0, P::None, S::None},
@@ -61,18 +62,18 @@ constexpr std::array<EiattrInfo, EIATTR_LAST + 1> kEiattrs = {{
     {0x27, "ATOM_SYS_INSTR_OFFSETS", SV, P::Offsets, S::None},
     {0x28, "COOP_GROUP_INSTR_OFFSETS", SV, P::Offsets, S::None},
     {0x29, "COOP_GROUP_MASK_REGIDS", SV, P::Words, S::None},
-    {0x2A, "SW1850030_WAR", SV, P::Opaque, S::None},
+    {0x2A, "SW1850030_WAR", NV, P::None, S::None},
     {0x2B, "WMMA_USED", NV, P::Symbol, S::None},
     {0x2C, "HAS_PRE_V10_OBJECT", BV, P::Value, S::None},
     {0x2D, "ATOMF16_EMUL_INSTR_OFFSETS", SV, P::Offsets, S::None},
     {0x2E, "ATOM16_EMUL_INSTR_REG_MAP", SV, P::Words, S::None},
     {0x2F, "REGCOUNT", SV, P::SymbolValue, S::FirstWord},
-    {0x30, "SW2393858_WAR", SV, P::Opaque, S::None},
+    {0x30, "SW2393858_WAR", NV, P::None, S::None},
     {0x31, "INT_WARP_WIDE_INSTR_OFFSETS", SV, P::Offsets, S::None},
     {0x32, "SHARED_SCRATCH", SV, P::SymbolValue, S::None},
     {0x33, "STATISTICS", SV, P::Opaque, S::None},
     {0x34, "INDIRECT_BRANCH_TARGETS", SV, P::Words, S::None},
-    {0x35, "SW2861232_WAR", SV, P::Opaque, S::None},
+    {0x35, "SW2861232_WAR", NV, P::None, S::None},
     {0x36, "SW_WAR", SV, P::Word, S::None},
     {0x37, "CUDA_API_VERSION", SV, P::Word, S::None},
     {0x38, "NUM_MBARRIERS", SV, P::SymbolValue, S::None},

@@ -10,6 +10,7 @@
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
 
+#include <cstdio>
 #include <unordered_map>
 
 namespace culd {
@@ -110,6 +111,32 @@ std::vector<InputSection *> mergeOrder(ObjectFile &file) {
     return weakText;
 }
 
+std::string hex(uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+// A constant bank the hardware cannot hold is refused, -r too (nvlink's
+// message for the __constant__ bank; another bank over the limit is not seen
+// from nvcc output, so culd names it in its own words).
+void checkConstantBankSizes(const Context &ctx) {
+    uint64_t max = ctx.arch.max_cbank_size;
+    if (!max)
+        return;
+    for (const OutputSection *out : ctx.outputs) {
+        if (out->kind != SectionKind::ConstantBank && out->kind != SectionKind::ConstantEntry)
+            continue;
+        if (out->size <= max)
+            continue;
+        if (out->kind == SectionKind::ConstantBank && out->bank == ctx.arch.user_cbank)
+            throw FatalError("File uses too much global constant data (" + hex(out->size) +
+                             " bytes, " + hex(max) + " max)");
+        throw FatalError("section '" + out->name + "' uses too much constant data (" +
+                         hex(out->size) + " bytes, " + hex(max) + " max)");
+    }
+}
+
 } // namespace
 
 void createOutputSections(Context &ctx) {
@@ -125,6 +152,7 @@ void createOutputSections(Context &ctx) {
             if (s && s->out && s->kind != SectionKind::Text && s->text && s->text->out &&
                 isPerFunction(s->kind))
                 s->out->infoSection = s->text->out;
+    checkConstantBankSizes(ctx);
 }
 
 } // namespace culd

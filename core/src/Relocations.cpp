@@ -10,6 +10,7 @@
 #include "culd/Link.h"
 
 #include <algorithm>
+#include <iterator>
 #include <sstream>
 
 namespace culd {
@@ -48,6 +49,13 @@ culd_target_kind targetKind(const Symbol &s) {
     default:
         return CULD_TARGET_OTHER;
     }
+}
+
+bool insideSupersededData(const InputSection &s, uint64_t offset) {
+    const auto &ranges = s.supersededData;
+    auto it = std::upper_bound(ranges.begin(), ranges.end(),
+                               std::make_pair(offset, UINT64_MAX));
+    return it != ranges.begin() && offset < std::prev(it)->second;
 }
 
 bool resolvedAtLinkTime(culd_target_kind k) {
@@ -108,7 +116,7 @@ private:
                        CULD_TARGET_OTHER, 0, false);
             return;
         }
-        if (dead || inDiscardedData(target, r.offset))
+        if (dead)
             return;
         // A weak definition that lost to an earlier one takes the relocations
         // of its debug entries with it. (One that was replaced by a later
@@ -121,6 +129,17 @@ private:
         if (sym->defined && sym->section && !sym->section->out && !isShared(*sym) &&
             !isDeviceFunctionConstants(ctx_, *sym->section))
             return;
+        // The bytes of a weak data definition that lost stay, unrelocated.
+        if (insideSupersededData(target, r.offset))
+            return;
+        // An undefined local names something only the linker knows (such as
+        // libcudadevrt's `.nv.ptx.const0.size`, which nvlink resolves to a
+        // value culd has no model for): refuse rather than guess.
+        if (sym->isLocal && !sym->defined && !sym->name.empty())
+            throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
+                             "': relocation " + hex(r.type) + " at offset " + hex(r.offset) +
+                             " against undefined local symbol '" + std::string(sym->name) +
+                             "', which culd does not resolve");
 
         culd_target_kind kind = targetKind(*sym);
         bool apply = desc->resolver == CULD_RESOLVE_LINKER ||
@@ -128,23 +147,16 @@ private:
         uint64_t offset = target.outOffset + r.offset;
         if (!apply)
             return keep(target, offset, *desc, *sym, r.addend, rela, false);
-        record(*target.out, offset, *desc, *sym, kind, r.addend, !rela);
+        RelocApply &a = record(*target.out, offset, *desc, *sym, kind, r.addend, !rela);
+        // Without -g nvlink has dropped extern __shared__ arrays by the time
+        // debug data is relocated: the debug info gives them address -1
+        // (plus the addend, the reserved shared memory on sm_90+).
+        if (target.kind == SectionKind::Debug && !ctx_.opts.debug && isExternShared(*sym))
+            a.symbolValue = UINT64_MAX;
         // --preserve-relocs lists what was resolved in debug data in
         // .nv.resolvedrela<section> (what nvlink 13.0 was seen to keep).
         if (ctx_.opts.preserveRelocs && target.kind == SectionKind::Debug)
             keep(target, offset, *desc, *sym, r.addend, true, true);
-    }
-
-    // Inside the copy of weak data that lost resolution (nvlink drops these:
-    // only the winner's copy is ever addressed).
-    bool inDiscardedData(const InputSection &target, uint64_t offset) const {
-        auto it = ctx_.discardedData.find(&target);
-        if (it == ctx_.discardedData.end())
-            return false;
-        const auto &ranges = it->second; // sorted by start, disjoint
-        auto next = std::upper_bound(ranges.begin(), ranges.end(),
-                                     std::make_pair(offset, UINT64_MAX));
-        return next != ranges.begin() && offset < std::prev(next)->second;
     }
 
     static bool isClear(const culd_reloc_desc &d) {
@@ -153,8 +165,12 @@ private:
 
     static bool isShared(const Symbol &s) { return s.section && s.section->isSharedMemory(); }
 
-    void record(OutputSection &out, uint64_t offset, const culd_reloc_desc &desc,
-                const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel) {
+    static bool isExternShared(const Symbol &s) {
+        return !s.section && !s.defined && (s.other & 0xE0) == STO_CUDA_SHARED;
+    }
+
+    RelocApply &record(OutputSection &out, uint64_t offset, const culd_reloc_desc &desc,
+                       const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel) {
         RelocApply a;
         a.offset = offset;
         a.desc = &desc;
@@ -167,6 +183,7 @@ private:
                             sym.section->kind == SectionKind::ConstantEntry))
             a.cbank = sym.section->bank;
         out.applies.push_back(a);
+        return out.applies.back();
     }
 
     static uint64_t valueOf(const Symbol &sym) {
@@ -202,8 +219,6 @@ private:
 } // namespace
 
 void processRelocations(Context &ctx) {
-    for (auto &[section, ranges] : ctx.discardedData)
-        std::sort(ranges.begin(), ranges.end());
     RelocationScanner scanner(ctx);
     for (auto &file : ctx.files)
         scanner.scanFile(*file);

@@ -153,11 +153,14 @@ public:
         if (!newWeak && !oldWeak)
             return conflict("Multiple definition of '" + std::string(es.name) + "' in '" +
                             file.name() + "', first defined in '" + s->file->name() + "'");
+        // Data sizes must agree whichever copy is weak.
+        if (es.type() != STT_FUNC && es.size != s->size)
+            return sizeMismatch(es, file, *s);
         if (oldWeak && !newWeak)
             return replace(*s, es, file, section);
         if (!oldWeak && newWeak) {
-            if (es.type() != STT_FUNC)
-                discardData(section, es.value, es.size);
+            if (section && es.type() != STT_FUNC)
+                ++section->supersededDefinitions;
             return discard(section);
         }
         resolveWeakPair(*s, es, file, section);
@@ -170,6 +173,20 @@ public:
     }
 
 private:
+    // Weak data that lost to an earlier weak definition. (One replaced by a
+    // later definition was merged already; nvlink leaves it alone.)
+    static void supersede(const ElfSymbol &es, InputSection *section) {
+        if (!section)
+            return;
+        ++section->supersededDefinitions;
+        section->supersededData.push_back({es.value, es.value + es.size});
+    }
+
+    void sizeMismatch(const ElfSymbol &es, const ObjectFile &file, const Symbol &first) {
+        conflict("Size doesn't match for '" + std::string(es.name) + "' in '" + file.name() +
+                 "', first specified in '" + first.file->name() + "'");
+    }
+
     void conflict(const std::string &message) {
         Diagnostics::get().error(message);
         ++conflicts_;
@@ -177,17 +194,10 @@ private:
 
     void replace(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
         discard(s.section);
-        if (s.type != STT_FUNC)
-            discardData(s.section, s.value, s.size);
         bool addressTaken = s.other & 0x08;
         fill(s, es, file, section);
         if (addressTaken)
             s.other |= 0x08;
-    }
-
-    void discardData(InputSection *section, uint64_t value, uint64_t size) {
-        if (section && size)
-            ctx_.discardedData[section].push_back({value, value + size});
     }
 
     void resolveCommon(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
@@ -204,13 +214,8 @@ private:
 
     void resolveWeakPair(Symbol &s, const ElfSymbol &es, ObjectFile &file,
                          InputSection *section) {
-        if (es.type() != STT_FUNC) {
-            if (es.size != s.size)
-                conflict("Size doesn't match for '" + std::string(es.name) + "' in '" +
-                         file.name() + "', first specified in '" + s.file->name() + "'");
-            discardData(section, es.value, es.size);
-            return; // the first weak data definition wins
-        }
+        if (es.type() != STT_FUNC)
+            return supersede(es, section); // the first weak data definition wins
         // Weak functions: fewer registers wins; otherwise the first one.
         uint32_t oldRegs = regCount(*s.file, s.inputIndex);
         uint32_t newRegs = regCount(file, es.index);
@@ -266,6 +271,26 @@ void assignOwners(ObjectFile &file) {
     }
 }
 
+// An uninitialised-data section (.nv.global) that holds nothing but weak
+// definitions which lost to earlier ones is not merged at all (nvlink's
+// output shows no room for it); initialised data (.nv.global.init,
+// .nv.constant<N>) keeps the losers' bytes. Also sorts the superseded ranges
+// for the relocation pass.
+void dropSupersededGlobals(ObjectFile &file) {
+    std::unordered_map<const InputSection *, size_t> definitions;
+    for (const ElfSymbol &es : file.elf().symbols())
+        if (!es.isUndefined() && es.type() != STT_SECTION && es.shndx < file.sections.size() &&
+            file.sections[es.shndx])
+            ++definitions[file.sections[es.shndx]];
+    for (InputSection *s : file.sections) {
+        if (!s || !s->supersededDefinitions)
+            continue;
+        std::sort(s->supersededData.begin(), s->supersededData.end());
+        if (s->kind == SectionKind::Global && definitions[s] == s->supersededDefinitions)
+            s->live = false;
+    }
+}
+
 } // namespace
 
 void resolveSymbols(Context &ctx) {
@@ -282,6 +307,7 @@ void resolveSymbols(Context &ctx) {
                 resolver.add(*file, es, file->symbols[i]);
         }
         assignOwners(*file);
+        dropSupersededGlobals(*file);
     }
     resolver.failOnConflicts();
 }
@@ -290,11 +316,11 @@ namespace {
 
 // Symbols whose only references were in code dead-code elimination removed
 // are no error (libcudadevrt references retired entry points that way).
-std::unordered_set<const Symbol *> referencedFromLiveCode(Context &ctx) {
+std::unordered_set<const Symbol *> referencedFrom(Context &ctx, bool reachableOnly) {
     std::unordered_set<const Symbol *> used;
     for (auto &file : ctx.files)
         for (auto &[relocHeader, target] : file->relocSections) {
-            if (!target || !target->isLive())
+            if (!target || !(reachableOnly ? target->isReachable() : target->isLive()))
                 continue;
             for (const ElfReloc &r : file->elf().relocations(*relocHeader))
                 if (r.symbol < file->symbols.size() && file->symbols[r.symbol])
@@ -317,11 +343,12 @@ bool mayStayUndefined(const Context &ctx, const Symbol &s) {
 void reportUndefined(Context &ctx) {
     // The writer also needs this: only undefined symbols that live code
     // references reach the output's symbol table.
-    ctx.referencedFromLiveCode = referencedFromLiveCode(ctx);
+    ctx.referencedFromLiveCode = referencedFrom(ctx, false);
     // A relocatable link may leave anything undefined for the next link.
     if (ctx.opts.relocatable)
         return;
-    const std::unordered_set<const Symbol *> &used = ctx.referencedFromLiveCode;
+    // A debug link keeps unreachable code, whose references are no error.
+    const std::unordered_set<const Symbol *> used = referencedFrom(ctx, true);
     std::vector<Symbol *> candidates;
     for (Symbol *s : ctx.symtab.globals())
         if (!mayStayUndefined(ctx, *s))
@@ -329,13 +356,12 @@ void reportUndefined(Context &ctx) {
     for (Symbol *s : candidates) {
         if (!used.count(s))
             continue;
-        std::unordered_set<const ObjectFile *> seen;
-        for (ObjectFile *f : ctx.undefinedReferrers[s]) {
-            if (!seen.insert(f).second)
-                continue;
+        // One line per symbol, naming the first file that referred to it
+        // (even when that file's reference was in removed code).
+        const std::vector<ObjectFile *> &referrers = ctx.undefinedReferrers[s];
+        if (!referrers.empty())
             Diagnostics::get().error("Undefined reference to '" + std::string(s->name) +
-                                     "' in '" + f->name() + "'");
-        }
+                                     "' in '" + referrers.front()->name() + "'");
     }
     if (Diagnostics::get().errorCount())
         throw FatalError("");

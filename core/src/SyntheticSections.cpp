@@ -613,7 +613,8 @@ private:
 
     void makePrototype() {
         // Only direct call targets keep a prototype (nvlink drops those of
-        // functions reached only through pointers).
+        // functions reached only through pointers); a debug link, which
+        // removes no code, keeps every input's.
         std::unordered_set<Symbol *> called;
         for (Symbol *f : functions_)
             if (f->func)
@@ -621,7 +622,8 @@ private:
         std::vector<std::pair<Symbol *, std::string_view>> protos;
         std::unordered_set<Symbol *> seen;
         for (const auto &p : ctx_.callGraph.prototypes)
-            if (!isDeadSymbol(p.symbol) && called.count(p.symbol) && seen.insert(p.symbol).second)
+            if (!isDeadSymbol(p.symbol) && (ctx_.opts.debug || called.count(p.symbol)) &&
+                seen.insert(p.symbol).second)
                 protos.push_back({p.symbol, p.prototype});
         if (protos.empty())
             return; // nvlink drops empty sections

@@ -198,6 +198,29 @@ private:
         return sym;
     }
 
+    // A debug link names shared variables by their address in the window,
+    // where the reserved shared memory (sm_90+) comes first; the code's own
+    // offsets leave it out.
+    uint64_t debugSharedBias(const Symbol &s) const {
+        if ((s.other & 0xE0) != STO_CUDA_SHARED || ctx_.opts.relocatable ||
+            ctx_.opts.disableSmemReservation)
+            return 0;
+        return ctx_.arch.reserved_smem;
+    }
+
+    static bool isExternShared(const Symbol &s) {
+        return !s.section && !s.defined && (s.other & 0xE0) == STO_CUDA_SHARED;
+    }
+
+    // Where a debug link files extern __shared__ arrays: .nv_debug.shared
+    // (which the layout creates whenever one is used).
+    OutputSection *debugExternShared() const {
+        for (OutputSection *o : ctx_.outputs)
+            if (o->kind == SectionKind::SharedGlobal)
+                return o;
+        return nullptr;
+    }
+
     bool emitsSymbol(const Symbol &s) const {
         if (!s.emitted || s.isSectionSymbol)
             return false;
@@ -211,7 +234,11 @@ private:
         // An undefined symbol only live code referred to is gone with it.
         if (!s.isLocal && !s.defined && !ctx_.referencedFromLiveCode.count(&s))
             return false;
-        if ((s.other & 0xE0) == STO_CUDA_SHARED && !ctx_.opts.relocatable)
+        // Shared variables are laid out per kernel, so an executable names
+        // them only for the debugger (-g), extern __shared__ arrays too (as
+        // defined in .nv_debug.shared).
+        if ((s.other & 0xE0) == STO_CUDA_SHARED && !ctx_.opts.relocatable &&
+            !(ctx_.opts.debug && (s.defined || debugExternShared())))
             return false;
         // The compiler's unnamed undefined local placeholder never does.
         if (s.isLocal && !s.defined && s.name.empty())
@@ -309,6 +336,8 @@ private:
             Sym64 e{};
             OutputSection *sec = s.isSectionSymbol ? s.outSection
                                                    : (s.section ? s.section->out : nullptr);
+            if (!sec && isExternShared(s) && ctx_.opts.debug && !ctx_.opts.relocatable)
+                sec = debugExternShared();
             e.name = s.isSectionSymbol ? 0 : ctx_.strtab.add(s.name);
             uint8_t type = s.type;
             if (type == STT_CUDA_OBJECT && !ctx_.opts.relocatable)
@@ -326,7 +355,7 @@ private:
                 const uint8_t *w = reinterpret_cast<const uint8_t *>(&word);
                 shndx->insert(shndx->end(), w, w + 4);
             }
-            e.value = s.isSectionSymbol ? 0 : s.finalValue;
+            e.value = s.isSectionSymbol ? 0 : s.finalValue + debugSharedBias(s);
             e.size = s.isSectionSymbol ? 0 : s.size;
             const uint8_t *p = reinterpret_cast<const uint8_t *>(&e);
             out.insert(out.end(), p, p + sizeof(e));
@@ -413,18 +442,22 @@ private:
         p.align = 8;
         p.offset = secs.front()->fileOffset;
         // File bytes run to the first uninitialised section (padding
-        // included); memory adds the uninitialised sizes.
-        uint64_t fileEnd = p.offset, nobits = 0;
+        // included); memory adds the uninitialised sections, each at its
+        // alignment (nvlink counts that padding too).
+        uint64_t fileEnd = p.offset;
+        std::vector<const OutputSection *> nobits;
         for (OutputSection *s : secs) {
             if (s->isNobits()) {
                 fileEnd = std::max(fileEnd, s->fileOffset);
-                nobits += s->size;
+                nobits.push_back(s);
             } else {
                 fileEnd = std::max(fileEnd, s->fileOffset + contentSize(*s));
             }
         }
         p.filesz = fileEnd - p.offset;
-        p.memsz = p.filesz + nobits;
+        p.memsz = p.filesz;
+        for (const OutputSection *s : nobits)
+            p.memsz = alignTo(p.memsz, std::max<uint64_t>(s->addralign, 1)) + s->size;
         if (secs.front()->isNobits())
             p.filesz = 0;
         return p;

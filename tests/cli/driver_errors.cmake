@@ -46,3 +46,11 @@ file(COPY ${SOURCE_DIR}/tests/fixtures/15-extern-shared/sm_90/main.cubin
 expect_failure(relocatable-extern-shared
   "extern __shared__ array 'dyn_f' (used by '_Z10dyn_reducei') in a relocatable link (-r) is not supported yet"
   -arch=sm_90 -r main.cubin reduce.cubin)
+
+# A debug link (-g) keeps every libcudadevrt function, some of which refer to
+# `.nv.ptx.const0.size`, an undefined local nvlink resolves by a rule culd
+# does not model: refused rather than written with a broken relocation.
+set(cdp ${SOURCE_DIR}/tests/host-fixtures/02-dynamic-parallelism/sm_80)
+expect_failure(undefined-local
+  "section '.rel.text.__cudaCDP2Memset3DAsync_ptsz': relocation 0x37 at offset 0x3e0 against undefined local symbol '.nv.ptx.const0.size', which culd does not resolve"
+  -g -arch=sm_80 ${cdp}/child.o ${cdp}/parent.o -L${SOURCE_DIR}/tests/host-fixtures/lib -lcudadevrt)

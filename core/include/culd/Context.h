@@ -36,11 +36,6 @@ struct Context {
     std::unordered_map<Symbol *, std::vector<ObjectFile *>> undefinedReferrers;
     // Symbols that relocations of live sections refer to (after DCE).
     std::unordered_set<const Symbol *> referencedFromLiveCode;
-    // Data of weak definitions that lost resolution: [start, end) in their
-    // input section. The bytes stay; relocations inside them are dropped
-    // (a second copy of a vtable keeps no function addresses).
-    std::unordered_map<const InputSection *, std::vector<std::pair<uint64_t, uint64_t>>>
-        discardedData;
     CallGraph callGraph;
     CallGraphWalker walker;
     // The output .strtab; prototype strings go in first, as nvlink does.

@@ -49,6 +49,8 @@ private:
     static void checkSharedSymbols(const ObjectFile &file);
 
     std::string name_;
+    void checkModelled() const;
+
     uint32_t order_ = 0;
     std::unique_ptr<MappedFile> map_;
     ElfFile elf_;

@@ -58,9 +58,20 @@ struct InputSection {
     Symbol *owner = nullptr; // function a per-function section belongs to
     InputSection *text = nullptr; // .text of that function (itself for .text)
     bool live = true;        // false once DCE or weak resolution drops it
+    // False when dead-code elimination found no root reaching it, also in a
+    // debug link, which keeps such code but still excuses its undefined
+    // references.
+    bool reachable = true;
+    // Weak data definitions here that lost to an earlier definition.
+    uint32_t supersededDefinitions = 0;
+    // [begin, end) of those that lost to an earlier *weak* one, sorted:
+    // nvlink keeps their bytes but drops the relocations inside them (not
+    // when the winner was strong).
+    std::vector<std::pair<uint64_t, uint64_t>> supersededData;
 
     // A per-function section lives and dies with its function's code.
     bool isLive() const { return live && (!text || text->live); }
+    bool isReachable() const { return isLive() && reachable && (!text || text->reachable); }
     // Shared-memory variables (per kernel or module-wide): laid out into the
     // kernels' shared windows rather than placed by section offset.
     bool isSharedMemory() const {

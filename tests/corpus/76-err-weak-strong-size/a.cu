@@ -1,0 +1,3 @@
+// A strong definition of `iv` (4 ints) ...
+__device__ int iv[4];
+__global__ void ka(int *p) { p[0] = iv[p[1]]; }

@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_b3f75f53_7_main_cu_92ffa32f)
+DEFINE_REGISTER_FUNC(_2ef2d0d1_8_other_cu_6f0afbca)

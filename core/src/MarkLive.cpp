@@ -20,18 +20,29 @@ bool matchesAny(std::string_view name, const std::vector<std::string> &patterns)
     return false;
 }
 
-// Host-reference lists decide which kernels live when every input came with
-// them (host objects from nvcc -rdc=true -c), unless -r, --ignore-host-info
-// or explicit --kernels-used / --variables-used say otherwise.
+// Host-reference lists decide which kernels live only when some host code
+// of the link launches (or takes the address of) a kernel: an input host
+// object with a non-empty kernel list (.nvHRKE/.nvHRKI). When no input names
+// a kernel -- a library object whose kernels another program launches,
+// objects without host launchers, kernels launched only from the device --
+// nvlink keeps every kernel. libcudadevrt's own list (its internal
+// memcpy/memset kernels) does not count: nvlink recognises the library by
+// name and ignores it, while the same object given as a plain input or in a
+// user archive switches the pruning on. Off as well when an input carries
+// device code without host information (cubin, fatbin, PTX), for -r,
+// --ignore-host-info and explicit --kernels-used / --variables-used.
 bool useHostInfo(const Context &ctx) {
     if (ctx.opts.relocatable || ctx.opts.ignoreHostInfo || ctx.inputsWithoutHostInfo ||
-        !ctx.opts.kernelsUsed.empty() || !ctx.opts.variablesUsed.empty() ||
-        ctx.hostModules.empty())
+        !ctx.opts.kernelsUsed.empty() || !ctx.opts.variablesUsed.empty())
         return false;
-    for (const Context::HostModule &m : ctx.hostModules)
+    bool someKernelNamed = false;
+    for (const Context::HostModule &m : ctx.hostModules) {
         if (!m.hasHostInfo)
             return false;
-    return true;
+        if (!m.systemLibrary && !m.kernelPatterns.empty())
+            someKernelNamed = true;
+    }
+    return someKernelNamed;
 }
 
 bool launchedFromHost(const Context &ctx, std::string_view kernel) {

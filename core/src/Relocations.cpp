@@ -9,7 +9,9 @@
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
 
+#include <optional>
 #include <sstream>
+#include <string_view>
 
 namespace culd {
 
@@ -49,6 +51,19 @@ culd_target_kind targetKind(const Symbol &s) {
     }
 }
 
+// libcudadevrt (__cudaCDP2MemcpyAsync, __cudaCDP2MemsetAsync) reads the size
+// of PTX's constant bank 0 -- the module's __constant__ data -- from this
+// undefined local. nvlink patches the final size of the user constant bank
+// in at link time (-r too), or 0xffffffff when the link has no such data.
+constexpr std::string_view kPtxConst0Size = ".nv.ptx.const0.size";
+
+uint64_t ptxConst0Size(const Context &ctx) {
+    for (const OutputSection *out : ctx.outputs)
+        if (out->kind == SectionKind::ConstantBank && out->bank == ctx.arch.user_cbank)
+            return out->size;
+    return 0xFFFFFFFFu;
+}
+
 bool resolvedAtLinkTime(culd_target_kind k) {
     return k == CULD_TARGET_SHARED || k == CULD_TARGET_CONSTANT || k == CULD_TARGET_LOCAL ||
            k == CULD_TARGET_OTHER;
@@ -56,7 +71,7 @@ bool resolvedAtLinkTime(culd_target_kind k) {
 
 class RelocationScanner {
 public:
-    explicit RelocationScanner(Context &ctx) : ctx_(ctx) {}
+    explicit RelocationScanner(Context &ctx) : ctx_(ctx), ptxConst0Size_(ptxConst0Size(ctx)) {}
 
     void scanFile(ObjectFile &file) {
         for (auto &[relocHeader, target] : file.relocSections) {
@@ -82,6 +97,11 @@ private:
         // Placeholders nvlink resolves itself vanish.
         if (!sym->isLocal && isLinkerProvided(sym->name) && !sym->defined)
             return;
+        if (!sym->defined && sym->name == kPtxConst0Size) {
+            record(*target.out, target.outOffset + r.offset, *desc, *sym, CULD_TARGET_OTHER,
+                   r.addend, !rela, ptxConst0Size_);
+            return;
+        }
         // UNUSED_CLEAR types zero a field (a debug frame's address range)
         // only when the function it describes was removed.
         bool dead = (sym->section && !sym->section->isLive()) ||
@@ -125,11 +145,12 @@ private:
     static bool isShared(const Symbol &s) { return s.section && s.section->isSharedMemory(); }
 
     void record(OutputSection &out, uint64_t offset, const culd_reloc_desc &desc,
-                const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel) {
+                const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel,
+                std::optional<uint64_t> value = std::nullopt) {
         RelocApply a;
         a.offset = offset;
         a.desc = &desc;
-        a.symbolValue = valueOf(sym);
+        a.symbolValue = value ? *value : valueOf(sym);
         a.symbolSize = sym.size;
         a.addend = addend;
         a.addendInField = rel;
@@ -168,6 +189,7 @@ private:
     }
 
     Context &ctx_;
+    const uint64_t ptxConst0Size_;
 };
 
 } // namespace

@@ -365,7 +365,7 @@ private:
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()})) {
                     std::optional<MergedRecord> m = keepFunctionRecord(*file, r);
                     if (m && r.code == EIATTR_EXTERNS) {
-                        m = entry ? kernelExterns(*file, s->owner) : stillUndefined(std::move(*m));
+                        m = entry ? kernelExterns(*m, s->owner) : stillUndefined(*m);
                         externsInPlace = entry && m.has_value();
                     }
                     if (m)
@@ -454,7 +454,7 @@ private:
 
     // A device function's EXTERNS keeps the names that are still undefined,
     // and the kernels it launches.
-    static std::optional<MergedRecord> stillUndefined(MergedRecord m) {
+    static std::optional<MergedRecord> stillUndefined(const MergedRecord &m) {
         std::vector<Symbol *> still;
         for (auto &[at, sym] : m.symbolWords)
             if (!sym->defined || sym->isEntry())
@@ -463,25 +463,25 @@ private:
     }
 
     // A kernel's EXTERNS lists what it depends on (reachableUndefined).
-    // nvlink rewrites the input record in place when the kernel's own file
-    // has a symbol for at least one name of the new list; otherwise the
-    // record goes and a new one is appended after the others (cases 61, 62,
-    // 08, and a kernel launching another from the device).
-    std::optional<MergedRecord> kernelExterns(const ObjectFile &file, Symbol *kernel) {
-        const std::vector<Symbol *> &reach = reachableUndefined(kernel);
-        for (Symbol *s : reach)
-            if (hasSymbol(file, s))
-                return externsRecord(reach);
-        return std::nullopt;
+    // nvlink rewrites the input record in place when the output has more
+    // than one kernel, or when the input record still names something
+    // undefined (or a kernel); otherwise -- a lone kernel whose listed
+    // functions all got defined -- the record goes and a new one is appended
+    // after the others. Which file defines what, the input order, or whether
+    // the kernel's file has a symbol of the new list make no difference
+    // (cases 61, 62, 07, 08 and 72; --kernels-used pruning the other kernels
+    // makes a kernel lone too).
+    std::optional<MergedRecord> kernelExterns(const MergedRecord &input, Symbol *kernel) {
+        if (liveKernelCount() < 2 && !stillUndefined(input))
+            return std::nullopt;
+        return externsRecord(reachableUndefined(kernel));
     }
 
-    // Whether `file`'s .symtab names `s`. A set per file, made on first use:
-    // a file with many kernels would otherwise be scanned once per kernel.
-    bool hasSymbol(const ObjectFile &file, const Symbol *s) {
-        auto [it, inserted] = fileSymbols_.try_emplace(&file);
-        if (inserted)
-            it->second.insert(file.symbols.begin(), file.symbols.end());
-        return it->second.count(s) != 0;
+    size_t liveKernelCount() {
+        if (!liveKernels_)
+            liveKernels_ = static_cast<size_t>(std::count_if(
+                functions_.begin(), functions_.end(), [](Symbol *f) { return f->isEntry(); }));
+        return *liveKernels_;
     }
 
     // A kernel uses as many named barriers as the most any function it
@@ -659,7 +659,7 @@ private:
     std::unordered_map<Symbol *, uint32_t> entryRegs_;
     std::unordered_map<Symbol *, bool> entryRecursive_;
     std::unordered_map<Symbol *, std::vector<Symbol *>> externsMemo_;
-    std::unordered_map<const ObjectFile *, std::unordered_set<const Symbol *>> fileSymbols_;
+    std::optional<size_t> liveKernels_;
 
     OutputSection *cuinfo_ = nullptr;
     uint32_t compatFastpath_ = ~0u;

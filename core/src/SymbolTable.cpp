@@ -327,7 +327,7 @@ void reportUndefined(Context &ctx) {
         }
     }
     if (Diagnostics::get().errorCount())
-        throw FatalError("");
+        throw ErrorsReported();
 }
 
 } // namespace culd

@@ -53,23 +53,22 @@ bool launchedFromHost(const Context &ctx, std::string_view kernel) {
     return false;
 }
 
-// With --kernels-used or --variables-used, only the kernels named by
-// --kernels-used survive (nvlink drops every kernel for --variables-used
-// alone, and keeps every variable).
-bool isRoot(const Context &ctx, const Symbol &s, bool hostInfo) {
-    // Address-taken functions (kernels launched from device code included)
-    // live whoever takes their address.
-    if (s.func && s.func->addressTaken)
+// Whether DCE keeps kernel `s` for itself. With --kernels-used or
+// --variables-used, only the kernels named by --kernels-used (nvlink drops
+// every kernel for --variables-used alone, and keeps every variable).
+bool isRootKernel(const Context &ctx, const Symbol &s, bool hostInfo) {
+    if (!s.isEntry())
+        return false;
+    if (hostInfo)
+        return launchedFromHost(ctx, s.name);
+    if (ctx.opts.kernelsUsed.empty() && ctx.opts.variablesUsed.empty())
         return true;
-    if (s.isEntry()) {
-        if (hostInfo)
-            return launchedFromHost(ctx, s.name);
-        if (ctx.opts.kernelsUsed.empty() && ctx.opts.variablesUsed.empty())
-            return true;
-        return matchesAny(s.name, ctx.opts.kernelsUsed);
-    }
-    return false;
+    return matchesAny(s.name, ctx.opts.kernelsUsed);
 }
+
+// Address-taken functions (kernels launched from device code included) live
+// whoever takes their address.
+bool isRoot(const Symbol &s) { return s.rootKernel || (s.func && s.func->addressTaken); }
 
 } // namespace
 
@@ -86,12 +85,16 @@ void markLive(Context &ctx) {
             if (s && s->isLocal && s->isFunction() && s->section)
                 functions.push_back(s);
 
-    for (Symbol *s : functions)
-        s->live = false;
-    std::vector<Symbol *> work;
     bool hostInfo = useHostInfo(ctx);
+    ctx.rootKernels = 0;
+    for (Symbol *s : functions) {
+        s->live = false;
+        s->rootKernel = isRootKernel(ctx, *s, hostInfo);
+        ctx.rootKernels += s->rootKernel;
+    }
+    std::vector<Symbol *> work;
     for (Symbol *s : functions)
-        if (isRoot(ctx, *s, hostInfo)) {
+        if (isRoot(*s)) {
             s->live = true;
             work.push_back(s);
         }

@@ -242,6 +242,8 @@ private:
             // Stack sizes are the final link's to compute.
             if (!f->isEntry() || ctx_.opts.relocatable)
                 continue;
+            if (!multiEntryLink() && !f->rootKernel)
+                continue;
             MergedRecord m;
             m.format = EIFMT_SVAL;
             m.code = EIATTR_MIN_STACK_SIZE;
@@ -463,26 +465,24 @@ private:
     }
 
     // A kernel's EXTERNS lists what it depends on (reachableUndefined).
-    // nvlink rewrites the input record in place when the output has more
-    // than one kernel, or when the input record still names something
-    // undefined (or a kernel); otherwise -- a lone kernel whose listed
-    // functions all got defined -- the record goes and a new one is appended
-    // after the others. Which file defines what, the input order, or whether
-    // the kernel's file has a symbol of the new list make no difference
-    // (cases 61, 62, 07, 08 and 72; --kernels-used pruning the other kernels
-    // makes a kernel lone too).
+    // nvlink rewrites the input record in place when the link has more than
+    // one root kernel (Context::rootKernels), or when the input record still
+    // names something undefined (or a kernel); otherwise -- a single-entry
+    // link whose kernel's listed functions all got defined -- the record goes
+    // and a new one is appended after the others. Which file defines what,
+    // the input order, or whether the kernel's file has a symbol of the new
+    // list make no difference (cases 61, 62, 07, 08, 70, 71).
     std::optional<MergedRecord> kernelExterns(const MergedRecord &input, Symbol *kernel) {
-        if (liveKernelCount() < 2 && !stillUndefined(input))
+        if (!multiEntryLink() && !stillUndefined(input))
             return std::nullopt;
         return externsRecord(reachableUndefined(kernel));
     }
 
-    size_t liveKernelCount() {
-        if (!liveKernels_)
-            liveKernels_ = static_cast<size_t>(std::count_if(
-                functions_.begin(), functions_.end(), [](Symbol *f) { return f->isEntry(); }));
-        return *liveKernels_;
-    }
+    // nvlink treats a link with fewer than two root kernels (kernels kept for
+    // themselves, not only because a removed launcher takes their address)
+    // as a single-entry link: its kernel's EXTERNS is appended anew, and only
+    // root kernels get a MIN_STACK_SIZE.
+    bool multiEntryLink() const { return ctx_.rootKernels >= 2; }
 
     // A kernel uses as many named barriers as the most any function it
     // reaches uses: raised in place, or appended when it had none.
@@ -659,7 +659,6 @@ private:
     std::unordered_map<Symbol *, uint32_t> entryRegs_;
     std::unordered_map<Symbol *, bool> entryRecursive_;
     std::unordered_map<Symbol *, std::vector<Symbol *>> externsMemo_;
-    std::optional<size_t> liveKernels_;
 
     OutputSection *cuinfo_ = nullptr;
     uint32_t compatFastpath_ = ~0u;

@@ -99,13 +99,14 @@ run_job() {
     # file names, so no machine path reaches the objects
     (cd "$cdir" && cp -- *.cu "$tmp"/ && { cp -- *.cpp *.h *.cuh "$tmp"/ 2>/dev/null || true; })
 
-    local nvcc_flags expect expect_msg host_cxx nonrdc link
+    local nvcc_flags expect expect_msg host_cxx nonrdc link nvlink_drop
     nvcc_flags=$(conf_get "$conf" nvcc_flags "")
     expect=$(conf_get "$conf" expect ok)
     expect_msg=$(conf_get "$conf" expect_message "")
     host_cxx=$(conf_get "$conf" host_cxx "")
     nonrdc=$(conf_get "$conf" nonrdc "")
     link=$(conf_get "$conf" link "")
+    nvlink_drop=$(conf_get "$conf" nvlink_drop "")
 
     local libs libmembers_cu="" l
     libs=$(conf_libs "$conf")
@@ -209,6 +210,8 @@ run_job() {
         for ((i = 0; i < ${#nv[@]}; i++)); do
             a=${nv[i]}
             if [ $skip = 1 ]; then skip=0; continue; fi
+            # shellcheck disable=SC2086
+            if [ -n "$nvlink_drop" ] && in_list "$a" $nvlink_drop; then continue; fi
             case $a in
             --register-link-binaries=*) new+=("--register-link-binaries=nvlink.reg.c") ;;
             --register-link-binaries | -register-link-binaries) new+=("$a" nvlink.reg.c); skip=1 ;;

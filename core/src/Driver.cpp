@@ -78,7 +78,7 @@ int link(const Options &opts) {
     const Plugin &plugin = registry.pluginFor(opts.sm);
     spdlog::debug("using plugin '{}' ({}) for {}", plugin.name(), plugin.path(), opts.archText);
     runLink(opts, plugin);
-    return Diagnostics::get().errorCount() ? 1 : 0;
+    return Diagnostics::get().errorCount() ? kExitErrors : 0;
 }
 
 } // namespace
@@ -103,6 +103,8 @@ int runDriver(const std::vector<std::string> &args) {
             return 0;
         }
         return link(opts);
+    } catch (const ErrorsReported &) {
+        return kExitErrors;
     } catch (const FatalError &e) {
         if (*e.what()) // empty: the errors were reported as they happened
             diag.error(e.what());
@@ -111,7 +113,7 @@ int runDriver(const std::vector<std::string> &args) {
     } catch (const std::exception &e) {
         diag.error(std::string("internal error: ") + e.what());
     }
-    return 1;
+    return kExitFatal;
 }
 
 } // namespace culd

@@ -41,9 +41,29 @@ bool archCompatible(const culd_arch_info &arch, uint32_t inputSm) {
     return std::find(begin, end, inputSm) != end;
 }
 
+constexpr uint64_t kNvlinkHeaderRead = 56;
+
 class InputReader {
 public:
     explicit InputReader(Context &ctx) : ctx_(ctx) {}
+
+    // An input named on the command line. nvlink reads a 56-byte header from
+    // every input that is not an archive: a shorter file that is not empty
+    // is "Could not open input file" (fatal), whatever its content -- a tiny
+    // text or PTX file included. Longer unrecognised files and empty ones
+    // are skipped (culd warns).
+    void readInputFile(const std::string &path) {
+        std::unique_ptr<MappedFile> map = MappedFile::open(path);
+        const ByteView bytes = map->bytes();
+        if (bytes.size != 0 && bytes.size < kNvlinkHeaderRead) {
+            InputKind kind = detectInputKind(bytes, path);
+            if (kind != InputKind::Archive && kind != InputKind::ThinArchive)
+                throw FatalError("Could not open input file '" + path + "': " +
+                                 std::to_string(bytes.size) +
+                                 " bytes, too short for any input nvlink reads");
+        }
+        read(std::move(map), path, false);
+    }
 
     void readPath(const std::string &path, bool systemLibrary = false) {
         std::unique_ptr<MappedFile> map = MappedFile::open(path);
@@ -299,7 +319,7 @@ private:
 void readInputs(Context &ctx) {
     InputReader reader(ctx);
     for (const std::string &path : ctx.opts.inputs)
-        reader.readPath(path);
+        reader.readInputFile(path);
     std::vector<std::string> searchPath = librarySearchPath(ctx.opts.libraryPaths);
     for (const std::string &lib : ctx.opts.libraries) {
         std::optional<std::string> path = findLibrary(lib, searchPath);

@@ -76,7 +76,7 @@ void runLink(const Options &opts, const Plugin &plugin) {
     // Errors reported along the way (a warning under -Werror, say) stop the
     // link before anything is written; they have been printed already.
     if (Diagnostics::get().errorCount())
-        throw FatalError("");
+        throw ErrorsReported();
     run("write", ctx, writeOutput);
     if (!opts.registerLinkBinaries.empty())
         writeRegistrationFile(ctx);

@@ -20,18 +20,29 @@ bool matchesAny(std::string_view name, const std::vector<std::string> &patterns)
     return false;
 }
 
-// Host-reference lists decide which kernels live when every input came with
-// them (host objects from nvcc -rdc=true -c), unless -r, --ignore-host-info
-// or explicit --kernels-used / --variables-used say otherwise.
+// Host-reference lists decide which kernels live only when some host code
+// of the link launches (or takes the address of) a kernel: an input host
+// object with a non-empty kernel list (.nvHRKE/.nvHRKI). When no input names
+// a kernel -- a library object whose kernels another program launches,
+// objects without host launchers, kernels launched only from the device --
+// nvlink keeps every kernel. libcudadevrt's own list (its internal
+// memcpy/memset kernels) does not count: nvlink recognises the library by
+// name and ignores it, while the same object given as a plain input or in a
+// user archive switches the pruning on. Off as well when an input carries
+// device code without host information (cubin, fatbin, PTX), for -r,
+// --ignore-host-info and explicit --kernels-used / --variables-used.
 bool useHostInfo(const Context &ctx) {
     if (ctx.opts.relocatable || ctx.opts.ignoreHostInfo || ctx.inputsWithoutHostInfo ||
-        !ctx.opts.kernelsUsed.empty() || !ctx.opts.variablesUsed.empty() ||
-        ctx.hostModules.empty())
+        !ctx.opts.kernelsUsed.empty() || !ctx.opts.variablesUsed.empty())
         return false;
-    for (const Context::HostModule &m : ctx.hostModules)
+    bool someKernelNamed = false;
+    for (const Context::HostModule &m : ctx.hostModules) {
         if (!m.hasHostInfo)
             return false;
-    return true;
+        if (!m.systemLibrary && !m.kernelPatterns.empty())
+            someKernelNamed = true;
+    }
+    return someKernelNamed;
 }
 
 bool launchedFromHost(const Context &ctx, std::string_view kernel) {
@@ -42,23 +53,22 @@ bool launchedFromHost(const Context &ctx, std::string_view kernel) {
     return false;
 }
 
-// With --kernels-used or --variables-used, only the kernels named by
-// --kernels-used survive (nvlink drops every kernel for --variables-used
-// alone, and keeps every variable).
-bool isRoot(const Context &ctx, const Symbol &s, bool hostInfo) {
-    // Address-taken functions (kernels launched from device code included)
-    // live whoever takes their address.
-    if (s.func && s.func->addressTaken)
+// Whether DCE keeps kernel `s` for itself. With --kernels-used or
+// --variables-used, only the kernels named by --kernels-used (nvlink drops
+// every kernel for --variables-used alone, and keeps every variable).
+bool isRootKernel(const Context &ctx, const Symbol &s, bool hostInfo) {
+    if (!s.isEntry())
+        return false;
+    if (hostInfo)
+        return launchedFromHost(ctx, s.name);
+    if (ctx.opts.kernelsUsed.empty() && ctx.opts.variablesUsed.empty())
         return true;
-    if (s.isEntry()) {
-        if (hostInfo)
-            return launchedFromHost(ctx, s.name);
-        if (ctx.opts.kernelsUsed.empty() && ctx.opts.variablesUsed.empty())
-            return true;
-        return matchesAny(s.name, ctx.opts.kernelsUsed);
-    }
-    return false;
+    return matchesAny(s.name, ctx.opts.kernelsUsed);
 }
+
+// Address-taken functions (kernels launched from device code included) live
+// whoever takes their address.
+bool isRoot(const Symbol &s) { return s.rootKernel || (s.func && s.func->addressTaken); }
 
 } // namespace
 
@@ -75,12 +85,16 @@ void markLive(Context &ctx) {
             if (s && s->isLocal && s->isFunction() && s->section)
                 functions.push_back(s);
 
-    for (Symbol *s : functions)
-        s->live = false;
-    std::vector<Symbol *> work;
     bool hostInfo = useHostInfo(ctx);
+    ctx.rootKernels = 0;
+    for (Symbol *s : functions) {
+        s->live = false;
+        s->rootKernel = isRootKernel(ctx, *s, hostInfo);
+        ctx.rootKernels += s->rootKernel;
+    }
+    std::vector<Symbol *> work;
     for (Symbol *s : functions)
-        if (isRoot(ctx, *s, hostInfo)) {
+        if (isRoot(*s)) {
             s->live = true;
             work.push_back(s);
         }
@@ -97,12 +111,17 @@ void markLive(Context &ctx) {
     }
     // A debug link (-g) removes nothing either: nvlink keeps unused
     // functions, kernels no host code launches and whole library members;
-    // only undefined references stay excused in what nothing reaches.
+    // only undefined references stay excused in what nothing reaches. A
+    // kernel kept that way counts as a root kernel (its own stack record).
     for (Symbol *s : functions)
         if (!s->live) {
             s->section->reachable = false;
             if (ctx.opts.debug) {
                 s->live = true;
+                if (s->isEntry() && !s->rootKernel) {
+                    s->rootKernel = true;
+                    ++ctx.rootKernels;
+                }
                 continue;
             }
             spdlog::debug("removed unused function {}", s->name);

@@ -129,11 +129,14 @@ void checkConstantBankSizes(const Context &ctx) {
             continue;
         if (out->size <= max)
             continue;
+        // nvlink reports it as an error (exit 255), not a fatal one.
         if (out->kind == SectionKind::ConstantBank && out->bank == ctx.arch.user_cbank)
-            throw FatalError("File uses too much global constant data (" + hex(out->size) +
-                             " bytes, " + hex(max) + " max)");
-        throw FatalError("section '" + out->name + "' uses too much constant data (" +
-                         hex(out->size) + " bytes, " + hex(max) + " max)");
+            Diagnostics::get().error("File uses too much global constant data (" +
+                                     hex(out->size) + " bytes, " + hex(max) + " max)");
+        else
+            Diagnostics::get().error("section '" + out->name + "' uses too much constant data (" +
+                                     hex(out->size) + " bytes, " + hex(max) + " max)");
+        throw ErrorsReported();
     }
 }
 

@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <sstream>
+#include <string_view>
 
 namespace culd {
 
@@ -58,6 +60,19 @@ bool insideSupersededData(const InputSection &s, uint64_t offset) {
     return it != ranges.begin() && offset < std::prev(it)->second;
 }
 
+// libcudadevrt (__cudaCDP2MemcpyAsync, __cudaCDP2MemsetAsync) reads the size
+// of PTX's constant bank 0 -- the module's __constant__ data -- from this
+// undefined local. nvlink patches the final size of the user constant bank
+// in at link time (-r too), or 0xffffffff when the link has no such data.
+constexpr std::string_view kPtxConst0Size = ".nv.ptx.const0.size";
+
+uint64_t ptxConst0Size(const Context &ctx) {
+    for (const OutputSection *out : ctx.outputs)
+        if (out->kind == SectionKind::ConstantBank && out->bank == ctx.arch.user_cbank)
+            return out->size;
+    return 0xFFFFFFFFu;
+}
+
 bool resolvedAtLinkTime(culd_target_kind k) {
     return k == CULD_TARGET_SHARED || k == CULD_TARGET_CONSTANT || k == CULD_TARGET_LOCAL ||
            k == CULD_TARGET_OTHER;
@@ -72,7 +87,7 @@ std::string_view sectionNamedBy(const ObjectFile &file, uint32_t symbolIndex) {
 
 class RelocationScanner {
 public:
-    explicit RelocationScanner(Context &ctx) : ctx_(ctx) {}
+    explicit RelocationScanner(Context &ctx) : ctx_(ctx), ptxConst0Size_(ptxConst0Size(ctx)) {}
 
     void scanFile(ObjectFile &file) {
         for (auto &[relocHeader, target] : file.relocSections) {
@@ -106,6 +121,11 @@ private:
         // Placeholders nvlink resolves itself vanish.
         if (!sym->isLocal && isLinkerProvided(sym->name) && !sym->defined)
             return;
+        if (!sym->defined && sym->name == kPtxConst0Size) {
+            record(*target.out, target.outOffset + r.offset, *desc, *sym, CULD_TARGET_OTHER,
+                   r.addend, !rela, ptxConst0Size_);
+            return;
+        }
         // UNUSED_CLEAR types zero a field (a debug frame's address range)
         // only when the function it describes was removed.
         bool dead = (sym->section && !sym->section->isLive()) ||
@@ -132,9 +152,8 @@ private:
         // The bytes of a weak data definition that lost stay, unrelocated.
         if (insideSupersededData(target, r.offset))
             return;
-        // An undefined local names something only the linker knows (such as
-        // libcudadevrt's `.nv.ptx.const0.size`, which nvlink resolves to a
-        // value culd has no model for): refuse rather than guess.
+        // Any other undefined local names something only the linker knows
+        // and culd has no model for: refuse rather than guess.
         if (sym->isLocal && !sym->defined && !sym->name.empty())
             throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
                              "': relocation " + hex(r.type) + " at offset " + hex(r.offset) +
@@ -170,11 +189,12 @@ private:
     }
 
     RelocApply &record(OutputSection &out, uint64_t offset, const culd_reloc_desc &desc,
-                       const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel) {
+                       const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel,
+                       std::optional<uint64_t> value = std::nullopt) {
         RelocApply a;
         a.offset = offset;
         a.desc = &desc;
-        a.symbolValue = valueOf(sym);
+        a.symbolValue = value ? *value : valueOf(sym);
         a.symbolSize = sym.size;
         a.addend = addend;
         a.addendInField = rel;
@@ -214,6 +234,7 @@ private:
     }
 
     Context &ctx_;
+    const uint64_t ptxConst0Size_;
 };
 
 } // namespace

@@ -364,7 +364,7 @@ void reportUndefined(Context &ctx) {
                                      "' in '" + referrers.front()->name() + "'");
     }
     if (Diagnostics::get().errorCount())
-        throw FatalError("");
+        throw ErrorsReported();
 }
 
 } // namespace culd

@@ -242,6 +242,8 @@ private:
             // Stack sizes are the final link's to compute.
             if (!f->isEntry() || ctx_.opts.relocatable)
                 continue;
+            if (!multiEntryLink() && !f->rootKernel)
+                continue;
             MergedRecord m;
             m.format = EIFMT_SVAL;
             m.code = EIATTR_MIN_STACK_SIZE;
@@ -365,7 +367,7 @@ private:
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()})) {
                     std::optional<MergedRecord> m = keepFunctionRecord(*file, r);
                     if (m && r.code == EIATTR_EXTERNS) {
-                        m = entry ? kernelExterns(*file, s->owner) : stillUndefined(std::move(*m));
+                        m = entry ? kernelExterns(*m, s->owner) : stillUndefined(*m);
                         externsInPlace = entry && m.has_value();
                     }
                     if (m)
@@ -462,7 +464,7 @@ private:
 
     // A device function's EXTERNS keeps the names that are still undefined,
     // and the kernels it launches.
-    static std::optional<MergedRecord> stillUndefined(MergedRecord m) {
+    static std::optional<MergedRecord> stillUndefined(const MergedRecord &m) {
         std::vector<Symbol *> still;
         for (auto &[at, sym] : m.symbolWords)
             if (!sym->defined || sym->isEntry())
@@ -471,26 +473,24 @@ private:
     }
 
     // A kernel's EXTERNS lists what it depends on (reachableUndefined).
-    // nvlink rewrites the input record in place when the kernel's own file
-    // has a symbol for at least one name of the new list; otherwise the
-    // record goes and a new one is appended after the others (cases 61, 62,
-    // 08, and a kernel launching another from the device).
-    std::optional<MergedRecord> kernelExterns(const ObjectFile &file, Symbol *kernel) {
-        const std::vector<Symbol *> &reach = reachableUndefined(kernel);
-        for (Symbol *s : reach)
-            if (hasSymbol(file, s))
-                return externsRecord(reach);
-        return std::nullopt;
+    // nvlink rewrites the input record in place when the link has more than
+    // one root kernel (Context::rootKernels), or when the input record still
+    // names something undefined (or a kernel); otherwise -- a single-entry
+    // link whose kernel's listed functions all got defined -- the record goes
+    // and a new one is appended after the others. Which file defines what,
+    // the input order, or whether the kernel's file has a symbol of the new
+    // list make no difference (cases 61, 62, 07, 08, 70, 71).
+    std::optional<MergedRecord> kernelExterns(const MergedRecord &input, Symbol *kernel) {
+        if (!multiEntryLink() && !stillUndefined(input))
+            return std::nullopt;
+        return externsRecord(reachableUndefined(kernel));
     }
 
-    // Whether `file`'s .symtab names `s`. A set per file, made on first use:
-    // a file with many kernels would otherwise be scanned once per kernel.
-    bool hasSymbol(const ObjectFile &file, const Symbol *s) {
-        auto [it, inserted] = fileSymbols_.try_emplace(&file);
-        if (inserted)
-            it->second.insert(file.symbols.begin(), file.symbols.end());
-        return it->second.count(s) != 0;
-    }
+    // nvlink treats a link with fewer than two root kernels (kernels kept for
+    // themselves, not only because a removed launcher takes their address)
+    // as a single-entry link: its kernel's EXTERNS is appended anew, and only
+    // root kernels get a MIN_STACK_SIZE.
+    bool multiEntryLink() const { return ctx_.rootKernels >= 2; }
 
     // A kernel uses as many named barriers as the most any function it
     // reaches uses: raised in place, or appended when it had none.
@@ -695,7 +695,6 @@ private:
     std::unordered_map<Symbol *, uint32_t> entryRegs_;
     std::unordered_map<Symbol *, bool> entryRecursive_;
     std::unordered_map<Symbol *, std::vector<Symbol *>> externsMemo_;
-    std::unordered_map<const ObjectFile *, std::unordered_set<const Symbol *>> fileSymbols_;
 
     OutputSection *cuinfo_ = nullptr;
     uint32_t compatFastpath_ = ~0u;

@@ -5,6 +5,8 @@ file(REMOVE_RECURSE ${work})
 file(MAKE_DIRECTORY ${work})
 file(WRITE ${work}/garbage.cubin "this is not an ELF file at all, but it is long enough to be read")
 file(WRITE ${work}/empty.cubin "")
+# Shorter than the 56-byte header nvlink reads from every non-archive input.
+file(WRITE ${work}/short.o "hello world\n")
 
 function(expect_failure name expected)
   set(out ${work}/out-${name}.cubin)
@@ -34,6 +36,14 @@ expect_failure(no-plugin "culd error : no plugin serves sm_999" -arch=sm_999 gar
 expect_failure(not-elf "culd error : garbage.cubin: not a cubin" -arch=sm_90 garbage.cubin)
 expect_failure(empty "culd error : empty.cubin: empty file, not a cubin" -arch=sm_90 empty.cubin)
 expect_failure(missing "culd error : nothere.cubin: cannot open" -arch=sm_90 nothere.cubin)
+expect_failure(short-input "culd error : Could not open input file 'short.o'" -arch=sm_90 short.o)
+# nvlink exits 1 on a fatal error like this one (255 is for reported errors
+# such as undefined references; the corpus compares those with nvlink.rc).
+execute_process(COMMAND ${CULD} -arch=sm_90 short.o -o ${work}/out-short-rc.cubin
+  WORKING_DIRECTORY ${work} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+if(NOT rc EQUAL 1)
+  message(FATAL_ERROR "short-input: exit ${rc}, nvlink exits 1")
+endif()
 
 # Only LTO IR for the target: nvlink's refusal ("LTO objects found, use -dlto").
 expect_failure(lto "culd error : LTO objects found, use -dlto" -arch=sm_90
@@ -47,10 +57,3 @@ expect_failure(relocatable-extern-shared
   "extern __shared__ array 'dyn_f' (used by '_Z10dyn_reducei') in a relocatable link (-r) is not supported yet"
   -arch=sm_90 -r main.cubin reduce.cubin)
 
-# A debug link (-g) keeps every libcudadevrt function, some of which refer to
-# `.nv.ptx.const0.size`, an undefined local nvlink resolves by a rule culd
-# does not model: refused rather than written with a broken relocation.
-set(cdp ${SOURCE_DIR}/tests/host-fixtures/02-dynamic-parallelism/sm_80)
-expect_failure(undefined-local
-  "section '.rel.text.__cudaCDP2Memset3DAsync_ptsz': relocation 0x37 at offset 0x3e0 against undefined local symbol '.nv.ptx.const0.size', which culd does not resolve"
-  -g -arch=sm_80 ${cdp}/child.o ${cdp}/parent.o -L${SOURCE_DIR}/tests/host-fixtures/lib -lcudadevrt)

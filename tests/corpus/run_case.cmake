@@ -6,7 +6,9 @@
 #
 # ok:    culd exits 0, and `culd-diff culd.cubin nvlink.cubin` says IDENTICAL or
 #        EQUIVALENT.
-# error: culd exits non-zero (not a crash) and leaves no output file.
+# error: culd exits non-zero (not a crash) with nvlink's exit status
+#        (nvlink.rc: 255 for reported errors such as undefined references,
+#        1 for fatal ones) and leaves no output file.
 # Both:  culd's stderr names every 'quoted' name of nvlink's diagnostics
 #        (symbols, input files, options); the rest of nvlink's stderr (the
 #        --dump-callgraph listing) and its stdout, when not empty, must be
@@ -63,6 +65,11 @@ if(NOT rc MATCHES "^[0-9]+$")
 elseif(EXPECT STREQUAL "error")
   if(rc EQUAL 0)
     problem("culd succeeded; nvlink failed")
+  elseif(EXISTS ${FIXTURE_DIR}/nvlink.rc)
+    file(STRINGS ${FIXTURE_DIR}/nvlink.rc nvlink_rc LIMIT_COUNT 1)
+    if(NOT rc EQUAL nvlink_rc)
+      problem("culd exited ${rc}; nvlink exited ${nvlink_rc}")
+    endif()
   endif()
   if(EXISTS ${out_file})
     problem("culd left an output file after an error: ${out_file}")

@@ -2,14 +2,22 @@
 # tests/host-fixtures/<case>/<arch>/cmd with culd in nvlink's place (host
 # objects, archives, -lcudadevrt, --register-link-binaries), then requires
 # every cubin to be EQUIVALENT to nvlink's (culd-diff) and the .reg.c file to
-# be byte-identical.
+# be byte-identical. Where nvlink failed (nvlink.rc not 0), culd must exit
+# with the same status, write no cubin, and name every 'quoted' name of
+# nvlink's diagnostics.
 #   -DCULD=... -DCULD_DIFF=... -DFIXTURE=<dir> -DOUT=<dir> -DLIB=<dir with libcudadevrt.a>
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 file(STRINGS ${FIXTURE}/cmd lines)
+file(STRINGS ${FIXTURE}/nvlink.rc nvlink_rcs)
+file(READ ${FIXTURE}/nvlink.stderr nvlink_stderr)
+string(REGEX MATCHALL "'[^'\n ]+'" nvlink_quoted "${nvlink_stderr}")
 set(failures "")
+set(index 0)
 foreach(line IN LISTS lines)
+  list(GET nvlink_rcs ${index} nvlink_rc)
+  math(EXPR index "${index} + 1")
   string(REPLACE "@CUDA_LIB@" "${LIB}" line "${line}")
   string(REGEX MATCH "-o (nvlink[^ ]*\\.cubin)" _ "${line}")
   set(expected ${CMAKE_MATCH_1})
@@ -21,6 +29,22 @@ foreach(line IN LISTS lines)
   execute_process(COMMAND ${CULD} ${args} WORKING_DIRECTORY ${FIXTURE}
     RESULT_VARIABLE rc OUTPUT_VARIABLE so ERROR_VARIABLE se)
   message(STATUS "culd ${args} -> ${rc}")
+  if(NOT nvlink_rc EQUAL 0)
+    if(NOT rc EQUAL nvlink_rc)
+      list(APPEND failures "culd exited ${rc}, nvlink ${nvlink_rc}, for ${expected}: ${se}")
+    endif()
+    if(EXISTS ${OUT}/${produced})
+      list(APPEND failures "culd left ${produced} after an error")
+    endif()
+    foreach(q IN LISTS nvlink_quoted)
+      string(REGEX REPLACE "^'(.*)'$" "\\1" name "${q}")
+      string(FIND "${se}" "${name}" at)
+      if(at EQUAL -1)
+        list(APPEND failures "culd's stderr does not mention '${name}': ${se}")
+      endif()
+    endforeach()
+    continue()
+  endif()
   if(NOT rc EQUAL 0)
     list(APPEND failures "culd failed (${rc}) for ${expected}: ${se}")
     continue()
@@ -31,7 +55,10 @@ foreach(line IN LISTS lines)
     list(APPEND failures "${expected}: ${dout}${derr}")
   endif()
 endforeach()
-if(EXISTS ${FIXTURE}/nvlink.reg.c)
+# (nvlink writes the .reg.c file even when the link fails; culd does not, and
+# nvcc stops on the failure anyway.)
+list(REMOVE_ITEM nvlink_rcs 0)
+if(EXISTS ${FIXTURE}/nvlink.reg.c AND NOT nvlink_rcs)
   file(READ ${FIXTURE}/nvlink.reg.c want)
   if(NOT EXISTS ${OUT}/culd.reg.c)
     list(APPEND failures "no --register-link-binaries file written")

@@ -492,3 +492,40 @@ TEST_CASE("cubin diff: .strtab is compared only where it is used", "[cubindiff]"
         CHECK(mentions(r, DiffKind::Symbol, "symbol '_Z5scalefi': only in A"));
     }
 }
+
+// EIATTR_EXTERNS is a set for the loader: order does not count, but a name
+// present on one side only does (62-externs-order: k lists free and malloc).
+TEST_CASE("cubin diff: EXTERNS members compare as a set by name", "[cubindiff]") {
+    const std::string path = std::string(CULD_FIXTURES_DIR) + "/62-externs-order/sm_80/nvlink.cubin";
+    std::vector<uint8_t> bytes = readFile(path), copy = bytes;
+    ElfFile f = parse(bytes, "A");
+    const ElfSection &info = sectionNamed(f, ".nv.info._Z1kPi");
+    constexpr uint8_t EIATTR_EXTERNS = 0x0F;
+    uint64_t words = 0; // file offset of the record's symbol words
+    for (const NvInfoRecord &r : parseNvInfo(info.data, {"A", info.name}))
+        if (r.code == EIATTR_EXTERNS && r.payload.size == 8)
+            words = info.offset + r.offset + 4;
+    REQUIRE(words != 0);
+    uint32_t first = load<uint32_t>(bytes, words), second = load<uint32_t>(bytes, words + 4);
+
+    SECTION("the same names in another order are equivalent") {
+        store<uint32_t>(copy, words, second);
+        store<uint32_t>(copy, words + 4, first);
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Equivalent);
+    }
+    SECTION("a name on one side only is a difference") {
+        store<uint32_t>(copy, words + 4, symbolIndex(f, "_Z1fi"));
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Record, "'_Z1fi'"));
+    }
+    SECTION("a name listed twice instead of two names is a difference") {
+        store<uint32_t>(copy, words + 4, first);
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+    }
+}

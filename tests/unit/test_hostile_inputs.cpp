@@ -358,3 +358,20 @@ TEST_CASE("hostile: more than 65279 output sections use SHN_XINDEX", "[hostile]"
         }
     CHECK(found);
 }
+
+TEST_CASE("hostile: a relocation against a named undefined local is refused", "[hostile]") {
+    // main.cubin's undefined reference to _Z6clampiiii, turned local: a
+    // name only a linker could know, which culd does not model.
+    CubinEditor e(kMain);
+    ElfFile f = ElfFile::parse("x", view(e.bytes));
+    const ElfSection &symtab = f.section(f.symtabIndex());
+    uint32_t index = 0;
+    for (const ElfSymbol &s : f.symbols())
+        if (s.name == "_Z6clampiiii")
+            index = s.index;
+    REQUIRE(index != 0);
+    e.bytes[symtab.offset + index * sizeof(elf::Sym64) + 4] = elf::symInfo(elf::STB_LOCAL, elf::STT_FUNC);
+    TempDir dir;
+    CHECK_THAT(linkEdited(dir, e),
+               Catch::Contains("against undefined local symbol '_Z6clampiiii', which culd does not resolve"));
+}

@@ -61,6 +61,10 @@ struct Context {
     // Inputs that contribute device code without host information (cubins,
     // fatbins, PTX), which makes host-info DCE unsafe.
     bool inputsWithoutHostInfo = false;
+    // How many kernels are roots of dead-code elimination (Symbol::rootKernel).
+    // With fewer than two, nvlink treats the link as a single-entry one (see
+    // SyntheticSections.cpp).
+    size_t rootKernels = 0;
 
     // The .note.nv.cuinfo section: its index goes into e_flags bits 24-31.
     OutputSection *cuinfo = nullptr;

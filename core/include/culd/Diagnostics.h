@@ -18,6 +18,20 @@ public:
     explicit FatalError(const std::string &message) : std::runtime_error(message) {}
 };
 
+// nvlink's exit statuses: 1 when a fatal error ends the link ("nvlink
+// fatal", conflicting definitions included: "merge_elf failed"), 255 when the
+// link stops at a check because errors were reported (undefined references,
+// warnings under -Werror).
+constexpr int kExitFatal = 1;
+constexpr int kExitErrors = 255;
+
+// Thrown at such a check: the errors are printed already, the driver exits
+// with kExitErrors.
+class ErrorsReported : public FatalError {
+public:
+    ErrorsReported() : FatalError("") {}
+};
+
 enum class Severity { Info, Warning, Error };
 
 struct DiagnosticOptions {

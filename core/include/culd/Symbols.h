@@ -62,6 +62,10 @@ struct Symbol {
     bool isLocal = false;
     bool defined = false;
     bool live = true;
+    // A kernel dead-code elimination keeps for itself (every kernel, or those
+    // named by host references or --kernels-used), not only because some
+    // function takes its address.
+    bool rootKernel = false;
     bool isSectionSymbol = false;
     bool emitted = true;              // false: not written to .symtab
 

@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_cdfcec9b_10_kernels_cu__Z4bumpi)
+DEFINE_REGISTER_FUNC(_d74444ae_7_more_cu_8e450714)

@@ -1,0 +1,1 @@
+nvcc -arch=sm_80 -rdc=true helper.o main.o -o app

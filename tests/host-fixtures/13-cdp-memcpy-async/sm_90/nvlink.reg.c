@@ -1,0 +1,4 @@
+#define NUM_PRELINKED_OBJECTS 3
+DEFINE_REGISTER_FUNC(_f778b5ea_9_helper_cu_87fc2de0)
+DEFINE_REGISTER_FUNC(_3fa0f538_7_main_cu_bc0cbb8d)
+DEFINE_REGISTER_FUNC(_f4510a67_22_cuda_device_runtime_cu_3ecce0c0_2317245)

@@ -1,0 +1,1 @@
+nvcc -arch=sm_90 -rdc=true child.o main.o parent.o -o app

@@ -111,7 +111,7 @@ private:
         uint64_t offset = target.outOffset + r.offset;
         if (!apply)
             return keep(target, offset, *desc, *sym, r.addend, rela, false);
-        record(*target.out, offset, *desc, *sym, kind, r.addend, !rela);
+        record(*target.out, offset, *desc, *sym, kind, r.addend, !rela, target.owner);
         // --preserve-relocs lists what was resolved in debug data in
         // .nv.resolvedrela<section> (what nvlink 13.0 was seen to keep).
         if (ctx_.opts.preserveRelocs && target.kind == SectionKind::Debug)
@@ -125,11 +125,12 @@ private:
     static bool isShared(const Symbol &s) { return s.section && s.section->isSharedMemory(); }
 
     void record(OutputSection &out, uint64_t offset, const culd_reloc_desc &desc,
-                const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel) {
+                const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel,
+                const Symbol *function = nullptr) {
         RelocApply a;
         a.offset = offset;
         a.desc = &desc;
-        a.symbolValue = valueOf(sym);
+        a.symbolValue = valueOf(sym, function);
         a.symbolSize = sym.size;
         a.addend = addend;
         a.addendInField = rel;
@@ -140,7 +141,13 @@ private:
         out.applies.push_back(a);
     }
 
-    static uint64_t valueOf(const Symbol &sym) {
+    // An extern __shared__ array's offset depends on the code using it.
+    uint64_t valueOf(const Symbol &sym, const Symbol *function) const {
+        if (function && !sym.section && !sym.defined && (sym.other & 0xE0) == STO_CUDA_SHARED) {
+            auto it = ctx_.externSharedOffsets.find(function);
+            if (it != ctx_.externSharedOffsets.end())
+                return it->second;
+        }
         if (sym.isSectionSymbol)
             return sym.section && !isShared(sym) ? sym.section->outOffset : 0;
         return sym.finalValue;

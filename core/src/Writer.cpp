@@ -381,18 +381,22 @@ private:
         p.align = 8;
         p.offset = secs.front()->fileOffset;
         // File bytes run to the first uninitialised section (padding
-        // included); memory adds the uninitialised sizes.
-        uint64_t fileEnd = p.offset, nobits = 0;
+        // included); memory adds the uninitialised sections one after the
+        // other, each at its alignment (nvlink 13.0 counts that padding).
+        uint64_t fileEnd = p.offset;
+        std::vector<const OutputSection *> nobits;
         for (OutputSection *s : secs) {
             if (s->isNobits()) {
                 fileEnd = std::max(fileEnd, s->fileOffset);
-                nobits += s->size;
+                nobits.push_back(s);
             } else {
                 fileEnd = std::max(fileEnd, s->fileOffset + contentSize(*s));
             }
         }
         p.filesz = fileEnd - p.offset;
-        p.memsz = p.filesz + nobits;
+        p.memsz = p.filesz;
+        for (const OutputSection *s : nobits)
+            p.memsz = alignTo(p.memsz, s->addralign) + s->size;
         if (secs.front()->isNobits())
             p.filesz = 0;
         return p;

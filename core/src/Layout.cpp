@@ -310,7 +310,18 @@ private:
             uint64_t alignA = sharedAlignment(*a), alignB = sharedAlignment(*b);
             return alignB > alignA || (alignB == alignA && b->size < a->size);
         });
-        kernel.align = kernel.reachesModuleShared ? moduleAlign : 1;
+        // While any module variable stays coloured (global shared is not
+        // empty), every window takes the module-shared section's alignment,
+        // whether the kernel reaches it or not; variables moved in count like
+        // the kernel's own. (-r keeps what case 67 showed: a kernel reaching
+        // any module variable takes their largest alignment.)
+        if (ctx_.opts.relocatable)
+            kernel.align = kernel.reachesModuleShared ? moduleAlign : 1;
+        else if (!coloured_.empty())
+            kernel.align = moduleShared_ ? std::max(moduleShared_->addralign, moduleAlign)
+                                         : moduleAlign;
+        else
+            kernel.align = 1;
         kernel.staticEnd = allocate(kernel.ownVars, start, &kernel.align);
         if (kernel.usesExtern)
             kernel.align = std::max<uint64_t>(kernel.align, 16);
@@ -390,7 +401,9 @@ private:
         if (!out)
             return;
         out->size = end + reserved;
-        out->addralign = std::max(out->addralign, kernel.align);
+        // The window's alignment is what its variables need; the input
+        // section's own (ptxas may write 8 for a 1-byte array) is not kept.
+        out->addralign = kernel.align;
     }
 
     OutputSection *sharedSectionOf(const Symbol &kernel) const {

@@ -124,21 +124,26 @@ public:
             layoutKernel(k, moduleAlign);
         if (ctx_.opts.relocatable)
             return;
-        placeExternShared();
-        placeWindowsAtTheirCode();
         // The module-shared section empties (its variables now live in the
         // kernels' windows); nvlink writes it, empty, only when dynamic shared
         // memory is used, making one if no input had it.
-        bool usesExtern = !ctx_.externSharedOffsets.empty();
+        bool usesExtern = std::any_of(kernels_.begin(), kernels_.end(),
+                                      [](const KernelInfo &k) { return k.usesExtern; });
         if (!moduleShared_ && usesExtern) {
             moduleShared_ = ctx_.makeOutput(".nv_debug.shared", SHT_NOBITS, SHF_WRITE | SHF_ALLOC);
             moduleShared_->kind = SectionKind::SharedGlobal;
             moduleShared_->addralign = 16;
         }
+        // Under -g it keeps the coloured variables' extent (the debugger
+        // reads them there).
         if (moduleShared_) {
-            moduleShared_->size = 0;
+            moduleShared_->size = ctx_.opts.debug ? colouredEnd_ + reservedSize() : 0;
             moduleShared_->keepWhenEmpty = usesExtern;
+            if (usesExtern)
+                moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
         }
+        placeExternShared();
+        placeWindowsAtTheirCode();
     }
 
 private:
@@ -161,7 +166,8 @@ private:
                 if (s->section->file != file.get() || !s->section->isLive())
                     continue;
                 seen_.insert(s);
-                // Shared variables leave an executable's .symtab.
+                // Shared variables leave an executable's .symtab, except
+                // under -g where the ones laid out stay (placeVariable).
                 if (!ctx_.opts.relocatable)
                     s->emitted = false;
                 if (s->section->kind == SectionKind::SharedGlobal)
@@ -205,7 +211,7 @@ private:
                         continue;
                     if (usesSeen_.insert({target->owner, s}).second)
                         uses_[target->owner].push_back(s);
-                    if (external && !ctx_.opts.relocatable)
+                    if (external && !ctx_.opts.relocatable && !ctx_.opts.debug)
                         s->emitted = false;
                 }
             }
@@ -288,10 +294,25 @@ private:
         uint64_t end = 0;
         for (SharedGroup &g : groups) {
             uint64_t offset = alignTo(end, g.align);
-            for (Symbol *v : g.members)
+            for (Symbol *v : g.members) {
                 v->finalValue = offset;
+                keepForDebugger(*v, moduleShared_);
+            }
             end = offset + g.size;
         }
+        colouredEnd_ = end;
+        ctx_.moduleSharedHoldsVariables = !coloured_.empty();
+    }
+
+    // Under -g nvlink keeps the shared variables in .symtab, as objects in
+    // the window they were laid out in (.nv_debug.shared for the coloured
+    // ones and the extern arrays).
+    void keepForDebugger(Symbol &s, OutputSection *window) {
+        if (!ctx_.opts.debug || ctx_.opts.relocatable)
+            return;
+        s.emitted = true;
+        if (window && (!s.section || s.section->out != window))
+            s.outSection = window;
     }
 
     // Step 2 of the header comment; extern arrays are placed afterwards.
@@ -323,6 +344,9 @@ private:
         else
             kernel.align = 1;
         kernel.staticEnd = allocate(kernel.ownVars, start, &kernel.align);
+        if (ctx_.opts.debug && !ctx_.opts.relocatable)
+            for (Symbol *v : kernel.ownVars)
+                keepForDebugger(*v, windowFor(kernel));
         if (kernel.usesExtern)
             kernel.align = std::max<uint64_t>(kernel.align, 16);
         OutputSection *out = sharedSectionOf(*kernel.symbol);
@@ -347,12 +371,23 @@ private:
                 k = parent[k] = parent[parent[k]];
             return k;
         };
-        std::unordered_map<Symbol *, size_t> kernelOfUser;
+        std::unordered_map<Symbol *, size_t> kernelOfUser, kernelOfArray;
         for (size_t k = 0; k < kernels_.size(); ++k)
             for (Symbol *f : kernels_[k].externUsers) {
                 auto [it, isNew] = kernelOfUser.try_emplace(f, k);
                 if (!isNew)
                     parent[find(k)] = find(it->second);
+                // Under -g an array has one offset (its .symtab value), so
+                // every kernel using it joins one instance.
+                if (!ctx_.opts.debug)
+                    continue;
+                for (Symbol *s : uses_[f]) {
+                    if (s->section)
+                        continue;
+                    auto [at, first] = kernelOfArray.try_emplace(s, k);
+                    if (!first)
+                        parent[find(k)] = find(at->second);
+                }
             }
         std::vector<uint64_t> offset(kernels_.size(), 0);
         for (size_t k = 0; k < kernels_.size(); ++k)
@@ -365,8 +400,10 @@ private:
             uint64_t at = offset[find(k)];
             ctx_.externSharedOffsets[f] = at;
             for (Symbol *s : uses_[f])
-                if (!s->section)
+                if (!s->section) {
                     s->finalValue = std::max(s->finalValue, at);
+                    keepForDebugger(*s, moduleShared_);
+                }
         }
     }
 
@@ -392,8 +429,12 @@ private:
         ctx_.outputs = std::move(order);
     }
 
+    uint64_t reservedSize() const {
+        return ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
+    }
+
     void setWindowSize(KernelInfo &kernel, uint64_t end) {
-        uint64_t reserved = ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
+        uint64_t reserved = reservedSize();
         OutputSection *out = sharedSectionOf(*kernel.symbol);
         // A kernel that only uses dynamic shared memory still gets a window.
         if (!out && (end > 0 || kernel.usesExtern))
@@ -404,6 +445,12 @@ private:
         // The window's alignment is what its variables need; the input
         // section's own (ptxas may write 8 for a 1-byte array) is not kept.
         out->addralign = kernel.align;
+    }
+
+    // The kernel's window, made now if it has none yet.
+    OutputSection *windowFor(const KernelInfo &kernel) {
+        OutputSection *out = sharedSectionOf(*kernel.symbol);
+        return out ? out : sharedOf_[kernel.symbol] = makeSharedSection(*kernel.symbol);
     }
 
     OutputSection *sharedSectionOf(const Symbol &kernel) const {
@@ -438,6 +485,7 @@ private:
     std::unordered_map<Symbol *, size_t> lastKernelOf_;
     std::unordered_set<Symbol *> coloured_;
     OutputSection *moduleShared_ = nullptr;
+    uint64_t colouredEnd_ = 0;
     std::unordered_map<const Symbol *, OutputSection *> sharedOf_, textOf_;
 };
 

@@ -188,7 +188,9 @@ private:
         // An undefined symbol only live code referred to is gone with it.
         if (!s.isLocal && !s.defined && !ctx_.referencedFromLiveCode.count(&s))
             return false;
-        if ((s.other & 0xE0) == STO_CUDA_SHARED && !ctx_.opts.relocatable)
+        // Shared variables and extern shared arrays stay only under -r, and
+        // under -g where the layout placed them (it unmarks the others).
+        if ((s.other & 0xE0) == STO_CUDA_SHARED && !ctx_.opts.relocatable && !ctx_.opts.debug)
             return false;
         // The compiler's unnamed undefined local placeholder never does.
         if (s.isLocal && !s.defined && s.name.empty())
@@ -281,8 +283,8 @@ private:
         out.assign(24, 0);
         auto emit = [&](const Symbol &s) {
             Sym64 e{};
-            OutputSection *sec = s.isSectionSymbol ? s.outSection
-                                                   : (s.section ? s.section->out : nullptr);
+            OutputSection *sec = s.outSection ? s.outSection
+                                              : (s.section ? s.section->out : nullptr);
             e.name = s.isSectionSymbol ? 0 : ctx_.strtab.add(s.name);
             uint8_t type = s.type;
             if (type == STT_CUDA_OBJECT && !ctx_.opts.relocatable)
@@ -295,6 +297,14 @@ private:
             e.shndx = sec ? static_cast<uint16_t>(sec->index)
                           : (s.specialShndx ? s.specialShndx : SHN_UNDEF);
             e.value = s.isSectionSymbol ? 0 : s.finalValue;
+            // Shared variables kept for the debugger (-g) read as addresses
+            // after the reserved shared memory (sm_90+); code keeps the plain
+            // offsets. Extern arrays (in .nv_debug.shared) get the reserve only
+            // while that section holds coloured variables, as nvlink 13.0 does.
+            if (!s.isSectionSymbol && (s.other & 0xE0) == STO_CUDA_SHARED &&
+                !ctx_.opts.relocatable &&
+                (s.defined || ctx_.moduleSharedHoldsVariables))
+                e.value += reservedSharedMemory();
             e.size = s.isSectionSymbol ? 0 : s.size;
             const uint8_t *p = reinterpret_cast<const uint8_t *>(&e);
             out.insert(out.end(), p, p + sizeof(e));
@@ -412,6 +422,10 @@ private:
         if (s.kind == SectionKind::Note && s.name == ".note.nv.cuinfo")
             return compatIndex(); // 0 where there is no .nv.compat
         return s.rawInfo;
+    }
+
+    uint64_t reservedSharedMemory() const {
+        return ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
     }
 
     uint32_t compatIndex() const {

@@ -49,6 +49,9 @@ struct Context {
     // uses them: kernels sharing such a function agree on one offset, others
     // each have their own (set by the layout, read by the relocation pass).
     std::unordered_map<const Symbol *, uint64_t> externSharedOffsets;
+    // Whether module shared variables remain after the layout (some are
+    // reached by several kernels); -g symbol values depend on it.
+    bool moduleSharedHoldsVariables = false;
 
     // Relocations left for the driver, in input order.
     std::vector<RelocKeep> keptRelocs;

@@ -11,6 +11,7 @@
 // variables come out in exactly the order this gives (docs/nvlink-findings.md).
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace culd {
@@ -23,11 +24,11 @@ void nvlinkListSort(std::vector<T> &list, TakeSecond takeSecond) {
     first.reserve(list.size() / 2 + 1);
     second.reserve(list.size() / 2);
     // Dealing onto the front: the last element dealt to a half leads it.
-    for (size_t i = list.size(); i-- > 0;)
+    for (std::size_t i = list.size(); i-- > 0;)
         (i % 2 == 0 ? first : second).push_back(list[i]);
     nvlinkListSort(first, takeSecond);
     nvlinkListSort(second, takeSecond);
-    size_t a = 0, b = 0, out = 0;
+    std::size_t a = 0, b = 0, out = 0;
     while (a < first.size() && b < second.size())
         list[out++] = takeSecond(first[a], second[b]) ? second[b++] : first[a++];
     while (a < first.size())

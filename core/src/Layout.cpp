@@ -158,7 +158,6 @@ private:
     };
 
     void collectVariables() {
-        std::unordered_map<Symbol *, std::vector<Symbol *>> own;
         for (auto &file : ctx_.files)
             for (Symbol *s : file->symbols) {
                 if (!s || s->isSectionSymbol || !isSharedSection(s->section) || seen_.count(s))
@@ -167,7 +166,7 @@ private:
                     continue;
                 seen_.insert(s);
                 // Shared variables leave an executable's .symtab, except
-                // under -g where the ones laid out stay (placeVariable).
+                // under -g where the ones laid out stay (keepForDebugger).
                 if (!ctx_.opts.relocatable)
                     s->emitted = false;
                 if (s->section->kind == SectionKind::SharedGlobal)

@@ -183,8 +183,10 @@ void ElfImage::assignSectionOffsets() {
         if (&s == &sections[0] || s.isAlias())
             continue;
         s.offset = alignUp(cursor, s.addralign);
-        if (s.occupiesFileSpace())
-            cursor = s.offset + std::max(s.bytes().size, s.reservedSize);
+        // A section without file data still moves the cursor to its aligned
+        // offset (ptxas puts what follows there).
+        cursor = s.occupiesFileSpace() ? s.offset + std::max(s.bytes().size, s.reservedSize)
+                                       : s.offset;
     }
     for (OutputSection &s : sections)
         if (auto alias = std::get_if<AliasOf>(&s.content))
@@ -382,6 +384,8 @@ public:
             if (s.occupiesFileSpace() && s.bytes().size != 0) {
                 cursor = s.offset + s.bytes().size;
                 last = &s;
+            } else if (!s.occupiesFileSpace()) {
+                cursor = s.offset;
             }
         }
         const uint64_t shoff = file_.header().shoff;

@@ -2,13 +2,20 @@
 // windows.
 //
 // Data in merged sections (globals, constant banks, debug) is at
-// piece offset + st_value. Shared memory is laid out per kernel:
-//   1. module-scope shared (.nv_debug.shared) used by device functions gets
-//      one offset for the whole module, so every caller agrees on it;
-//   2. each kernel's own .nv.shared.<k> variables follow the module shared
-//      the kernel reaches;
-//   3. every extern __shared__ array gets the end of static shared rounded
-//      up to 16 (the largest such end over the kernels that use it);
+// piece offset + st_value. Shared memory is laid out per kernel, as nvlink
+// 13.0's output shows (docs/nvlink-findings.md, "Shared memory"):
+//   1. module-scope shared (.nv_debug.shared) variables are sorted by
+//      descending size (nvlink's list sort); one that no kernel reaches is
+//      dropped, one that a single kernel reaches moves into that kernel's
+//      window, the rest are coloured: each joins the first group holding no
+//      variable that a common kernel reaches; groups follow each other, a
+//      group as large as its largest member, aligned to its most aligned one;
+//   2. each kernel's own .nv.shared.<k> variables (and the moved ones) are
+//      sorted by descending alignment, then ascending size, and follow the
+//      end of the coloured variables the kernel reaches;
+//   3. extern __shared__ arrays go at the end of static shared rounded up to
+//      16; kernels that reach a common function using them share one offset
+//      (the largest), and their windows grow to it;
 //   4. targets with reserved shared memory add it to every kernel's size.
 // In relocatable cubins a shared variable's st_value holds its alignment (as
 // for SHN_COMMON), not an offset.
@@ -17,8 +24,10 @@
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
+#include "culd/ListSort.h"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -39,8 +48,7 @@ uint64_t sharedAlignment(const Symbol &s) {
     return std::max<uint64_t>(1, std::min<uint64_t>(s.size, 8));
 }
 
-// Allocates `vars` from `start` in input order (what nvlink's output shows;
-// the reference's "descending alignment" did not match), returns the end.
+// Allocates `vars` from `start` in the order given, returns the end.
 uint64_t allocate(const std::vector<Symbol *> &vars, uint64_t start, uint64_t *maxAlign) {
     uint64_t end = start;
     for (Symbol *v : vars) {
@@ -53,6 +61,50 @@ uint64_t allocate(const std::vector<Symbol *> &vars, uint64_t start, uint64_t *m
     return end;
 }
 
+// The set of kernels (by index) that reach a variable, as a bit set.
+class KernelSet {
+public:
+    void add(size_t kernel) {
+        if (bits_.size() <= kernel / 64)
+            bits_.resize(kernel / 64 + 1);
+        bits_[kernel / 64] |= uint64_t(1) << (kernel % 64);
+        ++count_;
+    }
+    void merge(const KernelSet &other) {
+        if (bits_.size() < other.bits_.size())
+            bits_.resize(other.bits_.size());
+        for (size_t i = 0; i < other.bits_.size(); ++i)
+            bits_[i] |= other.bits_[i];
+    }
+    bool intersects(const KernelSet &other) const {
+        size_t n = std::min(bits_.size(), other.bits_.size());
+        for (size_t i = 0; i < n; ++i)
+            if (bits_[i] & other.bits_[i])
+                return true;
+        return false;
+    }
+    // How many times add() was called (each kernel adds itself once).
+    size_t count() const { return count_; }
+    size_t first() const {
+        for (size_t i = 0; i < bits_.size(); ++i)
+            if (bits_[i])
+                return i * 64 + static_cast<size_t>(__builtin_ctzll(bits_[i]));
+        return 0;
+    }
+
+private:
+    std::vector<uint64_t> bits_;
+    size_t count_ = 0;
+};
+
+// Coloured module shared variables: a group's members overlap, as no
+// kernel reaches two of them.
+struct SharedGroup {
+    std::vector<Symbol *> members;
+    KernelSet kernels;
+    uint64_t size = 0, align = 1;
+};
+
 class SharedLayout {
 public:
     explicit SharedLayout(Context &ctx) : ctx_(ctx) {}
@@ -62,36 +114,49 @@ public:
         collectUses();
         if (ctx_.opts.relocatable)
             refuseExternSharedInRelocatableLink();
+        collectKernels();
+        computeReach();
         uint64_t moduleAlign = 1;
-        uint64_t moduleEnd = allocate(groupByUser(), 0, &moduleAlign);
-        for (Symbol *kernel : kernels())
-            layoutKernel(*kernel, moduleAlign);
+        for (Symbol *v : moduleVars_)
+            moduleAlign = std::max(moduleAlign, sharedAlignment(*v));
+        layoutModuleShared();
+        for (size_t k = 0; k < kernels_.size(); ++k)
+            layoutKernel(k, moduleAlign);
         if (ctx_.opts.relocatable)
             return;
-        for (auto &[sym, offset] : externOffsets_)
-            sym->finalValue = offset;
         // The module-shared section empties (its variables now live in the
         // kernels' windows); nvlink writes it, empty, only when dynamic shared
         // memory is used, making one if no input had it.
-        if (!moduleShared_ && !externOffsets_.empty() && !ctx_.opts.relocatable) {
+        bool usesExtern = std::any_of(kernels_.begin(), kernels_.end(),
+                                      [](const KernelInfo &k) { return k.usesExtern; });
+        if (!moduleShared_ && usesExtern) {
             moduleShared_ = ctx_.makeOutput(".nv_debug.shared", SHT_NOBITS, SHF_WRITE | SHF_ALLOC);
             moduleShared_->kind = SectionKind::SharedGlobal;
             moduleShared_->addralign = 16;
         }
-        // Dynamic shared memory starts 16-aligned; the section says so.
-        if (moduleShared_ && !externOffsets_.empty())
-            moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
-        // A debug link keeps the module variables' room (after the reserved
-        // shared memory), which the debug information describes.
-        if (moduleShared_ && ctx_.opts.debug) {
-            moduleShared_->size = moduleEnd + reservedSmem();
-        } else if (moduleShared_) {
-            moduleShared_->size = 0;
-            moduleShared_->keepWhenEmpty = !externOffsets_.empty();
+        // Under -g it keeps the coloured variables' extent (the debugger
+        // reads them there).
+        if (moduleShared_) {
+            moduleShared_->size = ctx_.opts.debug ? colouredEnd_ + reservedSize() : 0;
+            moduleShared_->keepWhenEmpty = usesExtern;
+            if (usesExtern)
+                moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
         }
+        placeExternShared();
+        placeWindowsAtTheirCode();
     }
 
 private:
+    // What the layout knows about one kernel.
+    struct KernelInfo {
+        Symbol *symbol = nullptr;
+        std::vector<Symbol *> reached;      // functions, the kernel first
+        std::vector<Symbol *> ownVars;      // own, then moved module vars
+        std::vector<Symbol *> externUsers;  // reached functions using extern shared
+        bool reachesModuleShared = false, usesExtern = false;
+        uint64_t staticEnd = 0, align = 1;
+    };
+
     void collectVariables() {
         for (auto &file : ctx_.files)
             for (Symbol *s : file->symbols) {
@@ -100,15 +165,18 @@ private:
                 if (s->section->file != file.get() || !s->section->isLive())
                     continue;
                 seen_.insert(s);
-                // Shared variables leave an executable's .symtab, except in
-                // a debug link (-g), where the debugger looks them up.
-                if (!ctx_.opts.relocatable && !ctx_.opts.debug)
+                // Shared variables leave an executable's .symtab, except
+                // under -g where the ones laid out stay (keepForDebugger).
+                if (!ctx_.opts.relocatable)
                     s->emitted = false;
                 if (s->section->kind == SectionKind::SharedGlobal)
                     moduleVars_.push_back(s);
                 else
-                    ownVars_[s->section->owner].push_back(s);
+                    ownVarsOf_[s->section->owner].push_back(s);
             }
+        // nvlink lists the variables in its .symtab order: locals first.
+        std::stable_partition(moduleVars_.begin(), moduleVars_.end(),
+                              [](const Symbol *s) { return s->isLocal; });
         for (OutputSection *out : ctx_.outputs)
             if (out->kind == SectionKind::SharedGlobal)
                 moduleShared_ = out;
@@ -126,43 +194,7 @@ private:
                                      "') in a relocatable link (-r) is not supported yet");
     }
 
-    // Module shared variables grouped by the first function (in input order)
-    // that uses them; groups in the order their first variable appears, each
-    // sorted by descending alignment - the order nvlink's layout shows.
-    std::vector<Symbol *> groupByUser() const {
-        auto before = [](const Symbol *a, const Symbol *b) {
-            return std::make_pair(a->file->order(), a->inputIndex) <
-                   std::make_pair(b->file->order(), b->inputIndex);
-        };
-        std::unordered_map<Symbol *, Symbol *> userOf;
-        for (auto &[fn, used] : uses_)
-            for (Symbol *v : used) {
-                Symbol *&user = userOf[v];
-                if (!user || before(fn, user))
-                    user = fn;
-            }
-        std::unordered_map<Symbol *, size_t> groupOf;  // user (or null) -> group
-        std::vector<std::vector<Symbol *>> groups;
-        for (Symbol *v : moduleVars_) {
-            auto it = userOf.find(v);
-            Symbol *user = it == userOf.end() ? nullptr : it->second;
-            auto [slot, isNew] = groupOf.try_emplace(user, groups.size());
-            if (isNew)
-                groups.emplace_back();
-            groups[slot->second].push_back(v);
-        }
-        std::vector<Symbol *> order;
-        order.reserve(moduleVars_.size());
-        for (auto &group : groups) {
-            std::stable_sort(group.begin(), group.end(), [](const Symbol *a, const Symbol *b) {
-                return sharedAlignment(*a) > sharedAlignment(*b);
-            });
-            order.insert(order.end(), group.begin(), group.end());
-        }
-        return order;
-    }
-
-    // Which shared symbols each function's code refers to.
+    // Which shared symbols each function's code refers to, in input order.
     void collectUses() {
         for (auto &file : ctx_.files)
             for (auto &[relocHeader, target] : file->relocSections) {
@@ -172,85 +204,252 @@ private:
                     Symbol *s = r.symbol < file->symbols.size() ? file->symbols[r.symbol] : nullptr;
                     if (!s)
                         continue;
-                    if (s->section && s->section->kind == SectionKind::SharedGlobal)
-                        uses_[target->owner].insert(s);
-                    else if (!s->defined && isSharedSpace(*s)) {
-                        uses_[target->owner].insert(s);
-                        // Named only in a debug link (-g).
-                        if (!ctx_.opts.relocatable && !ctx_.opts.debug)
-                            s->emitted = false;
-                    }
+                    bool module = s->section && s->section->kind == SectionKind::SharedGlobal;
+                    bool external = !s->defined && !s->section && isSharedSpace(*s);
+                    if (!module && !external)
+                        continue;
+                    if (usesSeen_.insert({target->owner, s}).second)
+                        uses_[target->owner].push_back(s);
+                    if (external && !ctx_.opts.relocatable && !ctx_.opts.debug)
+                        s->emitted = false;
                 }
             }
     }
 
     // Kernels in output order; indexes each one's code and shared window.
-    std::vector<Symbol *> kernels() {
-        std::vector<Symbol *> out;
+    void collectKernels() {
         for (OutputSection *o : ctx_.outputs) {
             if (o->kind == SectionKind::SharedEntry && o->owner)
                 sharedOf_[o->owner] = o;
             if (o->kind == SectionKind::Text && o->owner && o->owner->isEntry()) {
-                out.push_back(o->owner);
+                KernelInfo k;
+                k.symbol = o->owner;
+                k.ownVars = ownVarsOf_[o->owner];
+                kernels_.push_back(std::move(k));
                 textOf_[o->owner] = o;
             }
         }
-        return out;
     }
 
-    void layoutKernel(Symbol &kernel, uint64_t moduleAlign) {
-        bool usesModuleShared = false, usesExtern = false;
-        uint64_t start = 0; // the kernel's own variables follow the module
-                            // shared it reaches
-        std::vector<Symbol *> externs;
-        std::vector<Symbol *> reached;
-        ctx_.walker.walk(&kernel, [&](Symbol *f) {
-            reached.push_back(f);
-            return true;
-        });
-        for (Symbol *f : reached) {
-            auto it = uses_.find(f);
-            if (it == uses_.end())
-                continue;
-            for (Symbol *s : it->second) {
-                if (s->section) {
-                    usesModuleShared = true;
-                    start = std::max(start, s->finalValue + s->size);
-                } else {
-                    usesExtern = true;
-                    externs.push_back(s);
+    // Which kernels reach each module variable, and which functions using
+    // extern shared arrays each kernel reaches.
+    void computeReach() {
+        for (size_t k = 0; k < kernels_.size(); ++k) {
+            KernelInfo &kernel = kernels_[k];
+            ctx_.walker.walk(kernel.symbol, [&](Symbol *f) {
+                kernel.reached.push_back(f);
+                return true;
+            });
+            for (Symbol *f : kernel.reached) {
+                auto it = uses_.find(f);
+                if (it == uses_.end())
+                    continue;
+                bool externUser = false;
+                for (Symbol *s : it->second) {
+                    if (!s->section) {
+                        externUser = true;
+                        continue;
+                    }
+                    kernel.reachesModuleShared = true;
+                    size_t &last = lastKernelOf_[s];
+                    if (last == k + 1)
+                        continue;
+                    last = k + 1;
+                    kernelsOf_[s].add(k);
+                }
+                if (externUser) {
+                    kernel.usesExtern = true;
+                    kernel.externUsers.push_back(f);
                 }
             }
         }
-        uint64_t align = usesModuleShared ? moduleAlign : 1;
-        uint64_t end = allocate(ownVars_[&kernel], start, &align);
-        if (usesExtern) {
-            uint64_t externAt = alignTo(end, 16);
-            align = std::max<uint64_t>(align, 16);
-            for (Symbol *e : externs)
-                externOffsets_[e] = std::max(externOffsets_[e], externAt);
-            end = externAt;
+    }
+
+    // Step 1 of the header comment.
+    void layoutModuleShared() {
+        std::vector<Symbol *> order = moduleVars_;
+        nvlinkListSort(order, [](const Symbol *a, const Symbol *b) { return b->size >= a->size; });
+        std::vector<SharedGroup> groups;
+        for (Symbol *v : order) {
+            auto it = kernelsOf_.find(v);
+            if (it == kernelsOf_.end())
+                continue; // no kernel reaches it: nvlink drops it
+            const KernelSet &users = it->second;
+            if (users.count() == 1) {
+                kernels_[users.first()].ownVars.push_back(v);
+                continue;
+            }
+            auto group = std::find_if(groups.begin(), groups.end(), [&](const SharedGroup &g) {
+                return !g.kernels.intersects(users);
+            });
+            if (group == groups.end())
+                group = groups.insert(groups.end(), SharedGroup{});
+            group->members.push_back(v);
+            group->kernels.merge(users);
+            group->size = std::max(group->size, v->size);
+            group->align = std::max(group->align, sharedAlignment(*v));
+            coloured_.insert(v);
         }
-        uint64_t reserved = reservedSmem();
-        OutputSection *out = sharedSectionOf(kernel);
+        uint64_t end = 0;
+        for (SharedGroup &g : groups) {
+            uint64_t offset = alignTo(end, g.align);
+            for (Symbol *v : g.members) {
+                v->finalValue = offset;
+                keepForDebugger(*v, moduleShared_);
+            }
+            end = offset + g.size;
+        }
+        colouredEnd_ = end;
+        ctx_.moduleSharedHoldsVariables = !coloured_.empty();
+    }
+
+    // Under -g nvlink keeps the shared variables in .symtab, as objects in
+    // the window they were laid out in (.nv_debug.shared for the coloured
+    // ones and the extern arrays).
+    void keepForDebugger(Symbol &s, OutputSection *window) {
+        if (!ctx_.opts.debug || ctx_.opts.relocatable)
+            return;
+        s.emitted = true;
+        if (window && (!s.section || s.section->out != window))
+            s.outSection = window;
+    }
+
+    // Step 2 of the header comment; extern arrays are placed afterwards.
+    void layoutKernel(size_t index, uint64_t moduleAlign) {
+        KernelInfo &kernel = kernels_[index];
+        uint64_t start = 0;
+        for (Symbol *f : kernel.reached) {
+            auto it = uses_.find(f);
+            if (it == uses_.end())
+                continue;
+            for (Symbol *s : it->second)
+                if (coloured_.count(s))
+                    start = std::max(start, s->finalValue + s->size);
+        }
+        nvlinkListSort(kernel.ownVars, [](const Symbol *a, const Symbol *b) {
+            uint64_t alignA = sharedAlignment(*a), alignB = sharedAlignment(*b);
+            return alignB > alignA || (alignB == alignA && b->size < a->size);
+        });
+        // While any module variable stays coloured (global shared is not
+        // empty), every window takes the module-shared section's alignment,
+        // whether the kernel reaches it or not; variables moved in count like
+        // the kernel's own. (-r keeps what case 67 showed: a kernel reaching
+        // any module variable takes their largest alignment.)
+        if (ctx_.opts.relocatable)
+            kernel.align = kernel.reachesModuleShared ? moduleAlign : 1;
+        else if (!coloured_.empty())
+            kernel.align = moduleShared_ ? std::max(moduleShared_->addralign, moduleAlign)
+                                         : moduleAlign;
+        else
+            kernel.align = 1;
+        kernel.staticEnd = allocate(kernel.ownVars, start, &kernel.align);
+        if (ctx_.opts.debug && !ctx_.opts.relocatable)
+            for (Symbol *v : kernel.ownVars)
+                keepForDebugger(*v, windowFor(kernel));
+        if (kernel.usesExtern)
+            kernel.align = std::max<uint64_t>(kernel.align, 16);
+        OutputSection *out = sharedSectionOf(*kernel.symbol);
         // A relocatable link only records the window's alignment; offsets and
         // sizes are the final link's.
         if (ctx_.opts.relocatable) {
             if (out)
-                out->addralign = std::max(out->addralign, align);
+                out->addralign = std::max(out->addralign, kernel.align);
             return;
         }
+        setWindowSize(kernel, kernel.staticEnd);
+    }
+
+    // Step 3: kernels reaching a common function that uses extern shared
+    // arrays form one instance, whose arrays sit at the largest of its
+    // kernels' static ends rounded up to 16.
+    void placeExternShared() {
+        std::vector<size_t> parent(kernels_.size());
+        std::iota(parent.begin(), parent.end(), 0);
+        auto find = [&](size_t k) {
+            while (parent[k] != k)
+                k = parent[k] = parent[parent[k]];
+            return k;
+        };
+        std::unordered_map<Symbol *, size_t> kernelOfUser, kernelOfArray;
+        for (size_t k = 0; k < kernels_.size(); ++k)
+            for (Symbol *f : kernels_[k].externUsers) {
+                auto [it, isNew] = kernelOfUser.try_emplace(f, k);
+                if (!isNew)
+                    parent[find(k)] = find(it->second);
+                // Under -g an array has one offset (its .symtab value), so
+                // every kernel using it joins one instance.
+                if (!ctx_.opts.debug)
+                    continue;
+                for (Symbol *s : uses_[f]) {
+                    if (s->section)
+                        continue;
+                    auto [at, first] = kernelOfArray.try_emplace(s, k);
+                    if (!first)
+                        parent[find(k)] = find(at->second);
+                }
+            }
+        std::vector<uint64_t> offset(kernels_.size(), 0);
+        for (size_t k = 0; k < kernels_.size(); ++k)
+            if (kernels_[k].usesExtern)
+                offset[find(k)] = std::max(offset[find(k)], alignTo(kernels_[k].staticEnd, 16));
+        for (size_t k = 0; k < kernels_.size(); ++k)
+            if (kernels_[k].usesExtern)
+                setWindowSize(kernels_[k], offset[find(k)]);
+        for (auto &[f, k] : kernelOfUser) {
+            uint64_t at = offset[find(k)];
+            ctx_.externSharedOffsets[f] = at;
+            for (Symbol *s : uses_[f])
+                if (!s->section) {
+                    s->finalValue = std::max(s->finalValue, at);
+                    keepForDebugger(*s, moduleShared_);
+                }
+        }
+    }
+
+    // nvlink makes a kernel's .nv.shared.<k> when it merges the kernel's
+    // code, so windows come in code order, before a module-shared or global
+    // section of the same input; windows made here for kernels that had none
+    // take that place too. (The writer keeps the uninitialised sections in
+    // this order.)
+    void placeWindowsAtTheirCode() {
+        std::unordered_map<const OutputSection *, OutputSection *> windowAfter;
+        for (auto &[kernel, window] : sharedOf_)
+            if (auto it = textOf_.find(kernel); it != textOf_.end())
+                windowAfter[it->second] = window;
+        std::vector<OutputSection *> order;
+        order.reserve(ctx_.outputs.size());
+        for (OutputSection *o : ctx_.outputs) {
+            if (o->kind == SectionKind::SharedEntry && o->owner && textOf_.count(o->owner))
+                continue;
+            order.push_back(o);
+            if (auto it = windowAfter.find(o); it != windowAfter.end())
+                order.push_back(it->second);
+        }
+        ctx_.outputs = std::move(order);
+    }
+
+    uint64_t reservedSize() const {
+        return ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
+    }
+
+    void setWindowSize(KernelInfo &kernel, uint64_t end) {
+        uint64_t reserved = reservedSize();
+        OutputSection *out = sharedSectionOf(*kernel.symbol);
         // A kernel that only uses dynamic shared memory still gets a window.
-        if (!out && (end > 0 || usesExtern) && !ctx_.opts.relocatable)
-            out = makeSharedSection(kernel);
+        if (!out && (end > 0 || kernel.usesExtern))
+            out = sharedOf_[kernel.symbol] = makeSharedSection(*kernel.symbol);
         if (!out)
             return;
         out->size = end + reserved;
-        out->addralign = std::max(out->addralign, align);
+        // The window's alignment is what its variables need; the input
+        // section's own (ptxas may write 8 for a 1-byte array) is not kept.
+        out->addralign = kernel.align;
     }
 
-    uint64_t reservedSmem() const {
-        return ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
+    // The kernel's window, made now if it has none yet.
+    OutputSection *windowFor(const KernelInfo &kernel) {
+        OutputSection *out = sharedSectionOf(*kernel.symbol);
+        return out ? out : sharedOf_[kernel.symbol] = makeSharedSection(*kernel.symbol);
     }
 
     OutputSection *sharedSectionOf(const Symbol &kernel) const {
@@ -268,13 +467,24 @@ private:
         return out;
     }
 
+    struct PairHash {
+        size_t operator()(const std::pair<Symbol *, Symbol *> &p) const {
+            return std::hash<Symbol *>()(p.first) * 31 + std::hash<Symbol *>()(p.second);
+        }
+    };
+
     Context &ctx_;
     std::unordered_set<Symbol *> seen_;
     std::vector<Symbol *> moduleVars_;
-    std::unordered_map<Symbol *, std::vector<Symbol *>> ownVars_;
-    std::unordered_map<Symbol *, std::unordered_set<Symbol *>> uses_;
-    std::unordered_map<Symbol *, uint64_t> externOffsets_;
+    std::unordered_map<Symbol *, std::vector<Symbol *>> ownVarsOf_;
+    std::unordered_map<Symbol *, std::vector<Symbol *>> uses_;
+    std::unordered_set<std::pair<Symbol *, Symbol *>, PairHash> usesSeen_;
+    std::vector<KernelInfo> kernels_;
+    std::unordered_map<Symbol *, KernelSet> kernelsOf_;
+    std::unordered_map<Symbol *, size_t> lastKernelOf_;
+    std::unordered_set<Symbol *> coloured_;
     OutputSection *moduleShared_ = nullptr;
+    uint64_t colouredEnd_ = 0;
     std::unordered_map<const Symbol *, OutputSection *> sharedOf_, textOf_;
 };
 

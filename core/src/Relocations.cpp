@@ -123,7 +123,7 @@ private:
             return;
         if (!sym->defined && sym->name == kPtxConst0Size) {
             record(*target.out, target.outOffset + r.offset, *desc, *sym, CULD_TARGET_OTHER,
-                   r.addend, !rela, ptxConst0Size_);
+                   r.addend, !rela, nullptr, ptxConst0Size_);
             return;
         }
         // UNUSED_CLEAR types zero a field (a debug frame's address range)
@@ -166,7 +166,7 @@ private:
         uint64_t offset = target.outOffset + r.offset;
         if (!apply)
             return keep(target, offset, *desc, *sym, r.addend, rela, false);
-        RelocApply &a = record(*target.out, offset, *desc, *sym, kind, r.addend, !rela);
+        RelocApply &a = record(*target.out, offset, *desc, *sym, kind, r.addend, !rela, target.owner);
         // Without -g nvlink has dropped extern __shared__ arrays by the time
         // debug data is relocated: the debug info gives them address -1
         // (plus the addend, the reserved shared memory on sm_90+).
@@ -190,11 +190,12 @@ private:
 
     RelocApply &record(OutputSection &out, uint64_t offset, const culd_reloc_desc &desc,
                        const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel,
+                       const Symbol *function = nullptr,
                        std::optional<uint64_t> value = std::nullopt) {
         RelocApply a;
         a.offset = offset;
         a.desc = &desc;
-        a.symbolValue = value ? *value : valueOf(sym);
+        a.symbolValue = value ? *value : valueOf(sym, function);
         a.symbolSize = sym.size;
         a.addend = addend;
         a.addendInField = rel;
@@ -206,7 +207,13 @@ private:
         return out.applies.back();
     }
 
-    static uint64_t valueOf(const Symbol &sym) {
+    // An extern __shared__ array's offset depends on the code using it.
+    uint64_t valueOf(const Symbol &sym, const Symbol *function) const {
+        if (function && isExternShared(sym)) {
+            auto it = ctx_.externSharedOffsets.find(function);
+            if (it != ctx_.externSharedOffsets.end())
+                return it->second;
+        }
         if (sym.isSectionSymbol)
             return sym.section && !isShared(sym) ? sym.section->outOffset : 0;
         return sym.finalValue;

@@ -198,29 +198,6 @@ private:
         return sym;
     }
 
-    // A debug link names shared variables by their address in the window,
-    // where the reserved shared memory (sm_90+) comes first; the code's own
-    // offsets leave it out.
-    uint64_t debugSharedBias(const Symbol &s) const {
-        if ((s.other & 0xE0) != STO_CUDA_SHARED || ctx_.opts.relocatable ||
-            ctx_.opts.disableSmemReservation)
-            return 0;
-        return ctx_.arch.reserved_smem;
-    }
-
-    static bool isExternShared(const Symbol &s) {
-        return !s.section && !s.defined && (s.other & 0xE0) == STO_CUDA_SHARED;
-    }
-
-    // Where a debug link files extern __shared__ arrays: .nv_debug.shared
-    // (which the layout creates whenever one is used).
-    OutputSection *debugExternShared() const {
-        for (OutputSection *o : ctx_.outputs)
-            if (o->kind == SectionKind::SharedGlobal)
-                return o;
-        return nullptr;
-    }
-
     bool emitsSymbol(const Symbol &s) const {
         if (!s.emitted || s.isSectionSymbol)
             return false;
@@ -234,11 +211,9 @@ private:
         // An undefined symbol only live code referred to is gone with it.
         if (!s.isLocal && !s.defined && !ctx_.referencedFromLiveCode.count(&s))
             return false;
-        // Shared variables are laid out per kernel, so an executable names
-        // them only for the debugger (-g), extern __shared__ arrays too (as
-        // defined in .nv_debug.shared).
-        if ((s.other & 0xE0) == STO_CUDA_SHARED && !ctx_.opts.relocatable &&
-            !(ctx_.opts.debug && (s.defined || debugExternShared())))
+        // Shared variables and extern shared arrays stay only under -r, and
+        // under -g where the layout placed them (it unmarks the others).
+        if ((s.other & 0xE0) == STO_CUDA_SHARED && !ctx_.opts.relocatable && !ctx_.opts.debug)
             return false;
         // The compiler's unnamed undefined local placeholder never does.
         if (s.isLocal && !s.defined && s.name.empty())
@@ -334,10 +309,8 @@ private:
             shndx->assign(4, 0);
         auto emit = [&](const Symbol &s) {
             Sym64 e{};
-            OutputSection *sec = s.isSectionSymbol ? s.outSection
-                                                   : (s.section ? s.section->out : nullptr);
-            if (!sec && isExternShared(s) && ctx_.opts.debug && !ctx_.opts.relocatable)
-                sec = debugExternShared();
+            OutputSection *sec = s.outSection ? s.outSection
+                                              : (s.section ? s.section->out : nullptr);
             e.name = s.isSectionSymbol ? 0 : ctx_.strtab.add(s.name);
             uint8_t type = s.type;
             if (type == STT_CUDA_OBJECT && !ctx_.opts.relocatable)
@@ -355,7 +328,15 @@ private:
                 const uint8_t *w = reinterpret_cast<const uint8_t *>(&word);
                 shndx->insert(shndx->end(), w, w + 4);
             }
-            e.value = s.isSectionSymbol ? 0 : s.finalValue + debugSharedBias(s);
+            e.value = s.isSectionSymbol ? 0 : s.finalValue;
+            // Shared variables kept for the debugger (-g) read as addresses
+            // after the reserved shared memory (sm_90+); code keeps the plain
+            // offsets. Extern arrays (in .nv_debug.shared) get the reserve only
+            // while that section holds coloured variables, as nvlink 13.0 does.
+            if (!s.isSectionSymbol && (s.other & 0xE0) == STO_CUDA_SHARED &&
+                !ctx_.opts.relocatable &&
+                (s.defined || ctx_.moduleSharedHoldsVariables))
+                e.value += reservedSharedMemory();
             e.size = s.isSectionSymbol ? 0 : s.size;
             const uint8_t *p = reinterpret_cast<const uint8_t *>(&e);
             out.insert(out.end(), p, p + sizeof(e));
@@ -442,8 +423,8 @@ private:
         p.align = 8;
         p.offset = secs.front()->fileOffset;
         // File bytes run to the first uninitialised section (padding
-        // included); memory adds the uninitialised sections, each at its
-        // alignment (nvlink counts that padding too).
+        // included); memory adds the uninitialised sections one after the
+        // other, each at its alignment (nvlink 13.0 counts that padding).
         uint64_t fileEnd = p.offset;
         std::vector<const OutputSection *> nobits;
         for (OutputSection *s : secs) {
@@ -457,7 +438,7 @@ private:
         p.filesz = fileEnd - p.offset;
         p.memsz = p.filesz;
         for (const OutputSection *s : nobits)
-            p.memsz = alignTo(p.memsz, std::max<uint64_t>(s->addralign, 1)) + s->size;
+            p.memsz = alignTo(p.memsz, s->addralign) + s->size;
         if (secs.front()->isNobits())
             p.filesz = 0;
         return p;
@@ -473,6 +454,10 @@ private:
         if (s.kind == SectionKind::Note && s.name == ".note.nv.cuinfo")
             return compatIndex(); // 0 where there is no .nv.compat
         return s.rawInfo;
+    }
+
+    uint64_t reservedSharedMemory() const {
+        return ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
     }
 
     uint32_t compatIndex() const {

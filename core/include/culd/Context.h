@@ -45,6 +45,14 @@ struct Context {
     std::deque<OutputSection> outputArena;
     std::vector<OutputSection *> outputs;
 
+    // Where extern __shared__ arrays sit for the code of each function that
+    // uses them: kernels sharing such a function agree on one offset, others
+    // each have their own (set by the layout, read by the relocation pass).
+    std::unordered_map<const Symbol *, uint64_t> externSharedOffsets;
+    // Whether module shared variables remain after the layout (some are
+    // reached by several kernels); -g symbol values depend on it.
+    bool moduleSharedHoldsVariables = false;
+
     // Relocations left for the driver, in input order.
     std::vector<RelocKeep> keptRelocs;
 

@@ -77,7 +77,9 @@ struct Symbol {
 
     // Set while writing.
     uint32_t outIndex = 0;
-    OutputSection *outSection = nullptr; // for section symbols
+    // Section symbols: their section. Shared variables under -g: the window
+    // the layout put them in, when that is not their input section's.
+    OutputSection *outSection = nullptr;
 
     bool isFunction() const;
     bool isEntry() const;

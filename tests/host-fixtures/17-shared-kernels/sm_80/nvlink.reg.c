@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_1eb49ebf_7_main_cu_2efdd510)
+DEFINE_REGISTER_FUNC(_f615757d_15_more_kernels_cu_f335cb2c)

@@ -150,17 +150,19 @@ def retarget(words, stem):
 # --------------------------------------------------------------------------
 # Comparison and signatures
 
-GENERATED = re.compile(r"^_Z|f\d+_")  # mangled or generator-made names say nothing
+SECTION_KINDS = re.compile(r"(|text|nv|info|shared|global|init|local|constant\d*|rel|rela|callgraph|prototype|"
+                           r"merc|capmerc|resolvedrela|compat|note|cuinfo|tkinfo|debug_\w+|nv_debug\w*|action|"
+                           r"reservedsmem|uft|entry|unified|managed|symtab|strtab|shstrtab)")
 
 
 def normalize_name(name):
-    """Generated and mangled names become <sym>; section names keep their kind."""
-    if not name.startswith("."):
-        return "<sym>" if GENERATED.search(name) else name
+    """Symbol names become <sym>; section names keep their kind (.rela.text.<sym>)."""
     base, _, suffix = name.partition(" ")
+    if not base.startswith("."):
+        return "<sym>"
     parts = base.split(".")
     for i, part in enumerate(parts):
-        if GENERATED.search(part):
+        if not SECTION_KINDS.fullmatch(part):
             parts = parts[:i] + ["<sym>"]
             break
     return ".".join(parts) + (" " + suffix if suffix and not suffix.startswith("#") else "")
@@ -355,10 +357,10 @@ class Context:
 
 def jobs_for(args):
     """(name, prepare, flags) for every program to test, lazily."""
-    if args.library:
+    if args.library is not None:
         lib = os.path.join(HERE, "library")
         for d in sorted(os.listdir(lib)):
-            if os.path.isdir(os.path.join(lib, d)):
+            if os.path.isdir(os.path.join(lib, d)) and (not args.library or d in args.library):
                 path = os.path.join(lib, d)
                 yield "lib-" + d, (lambda w, p=path: prepare_library(p, w)), []
         return
@@ -376,7 +378,7 @@ def run_all(ctx, args):
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         running = set()
         while True:
-            while len(running) < args.jobs and (args.library or started < args.num) and \
+            while len(running) < args.jobs and (args.library is not None or started < args.num) and \
                     (deadline is None or time.time() < deadline):
                 job = next(jobs, None)
                 if job is None:
@@ -429,7 +431,7 @@ def main():
     ap.add_argument("--modes", type=lambda s: s.split(","), default=["cubin", "host"],
                     help="comma-separated: cubin,host (default both)")
     ap.add_argument("--debug", action="store_true", help="compile some programs with -G or -lineinfo")
-    ap.add_argument("--library", action="store_true", help="run the hand-written library set instead")
+    ap.add_argument("--library", nargs="*", help="run the hand-written library set (or the named programs) instead")
     ap.add_argument("--cuda", default="/usr/local/cuda")
     ap.add_argument("--culd", default=os.path.join(REPO, "build", "tools", "culd", "culd"))
     ap.add_argument("--culd-diff", default=os.path.join(REPO, "build", "tools", "culd-diff", "culd-diff"))

@@ -2,6 +2,7 @@
 // device function and a __device__ accumulator.
 #include <cub/block/block_reduce.cuh>
 #include <cub/warp/warp_reduce.cuh>
+#include <cuda/functional>
 
 __device__ float weight(int i);
 extern __device__ float total;
@@ -24,7 +25,7 @@ __global__ void warp_max(const float *in, float *out)
     using Warp = cub::WarpReduce<float>;
     __shared__ typename Warp::TempStorage tmp[4];
     float v = in[threadIdx.x] * weight(threadIdx.x);
-    float m = Warp(tmp[threadIdx.x / 32]).Reduce(v, cub::Max());
+    float m = Warp(tmp[threadIdx.x / 32]).Reduce(v, cuda::maximum<>{});
     if (threadIdx.x % 32 == 0)
         out[threadIdx.x / 32] = m;
 }

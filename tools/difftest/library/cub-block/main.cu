@@ -1,5 +1,6 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cuda/functional>
 #include <cuda_runtime.h>
 
 __device__ float total = 0.0f;
@@ -16,7 +17,7 @@ __global__ void __launch_bounds__(128) block_scan(const double *in, double *out)
     double v = in[threadIdx.x] * weight(threadIdx.x), r;
     Scan(tmp.scan).InclusiveSum(v, r);
     __syncthreads();
-    double m = Reduce(tmp.reduce).Reduce(r, cub::Max());
+    double m = Reduce(tmp.reduce).Reduce(r, cuda::maximum<>{});
     if (threadIdx.x == 0)
         out[0] = m;
 }

@@ -437,9 +437,14 @@ def main():
     ap.add_argument("--culd-diff", default=os.path.join(REPO, "build", "tools", "culd-diff", "culd-diff"))
     ap.add_argument("--out", default="/tmp/difftest-out", help="scratch and failures (default /tmp/difftest-out)")
     ap.add_argument("--keep-work", action="store_true", help="keep the work directory of every program")
+    ap.add_argument("--summary", action="store_true", help="only print the summary of <out>/results.jsonl (all runs)")
     args = ap.parse_args()
     ctx = Context(args)
     os.makedirs(ctx.out, exist_ok=True)
+    if args.summary:
+        with open(os.path.join(ctx.out, "results.jsonl")) as f:
+            print(summarize([json.loads(line) for line in f], ctx))
+        return
     results = []
     log = open(os.path.join(ctx.out, "results.jsonl"), "a")
     for r in run_all(ctx, args):

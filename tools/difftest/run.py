@@ -244,7 +244,7 @@ def link_pair(tools, link_dir, cwd, words, host):
 
 
 def check_link(tools, src, arch, mode, devrt, words=None):
-    """Link one program for one arch and mode; (signature or None, detail, link_dir, cmds)."""
+    """Link one program for one arch and mode; (signature or None, detail, nvlink rc, link dir)."""
     link_dir = os.path.join(src, "link-%s-%s" % (arch, mode))
     shutil.rmtree(link_dir, ignore_errors=True)
     os.makedirs(link_dir)
@@ -302,7 +302,7 @@ def test_program(ctx, name, prepare, flags):
     err = compile_program(ctx.tools, work, ctx.archs, flags)
     if err:
         res["compile_error"] = err
-        keep_case(ctx, "generator-compile-error", name, work, None, {"flags": flags, "compile_error": err})
+        keep_case(ctx, "generator-compile-error", name, work, None, {"flags": flags, "compile_error": err}, False)
         return res
     host_cmds = host_link_commands(ctx.tools, work, ctx.archs, flags) if "host" in ctx.modes else {}
     for arch in ctx.archs:
@@ -314,13 +314,13 @@ def test_program(ctx, name, prepare, flags):
             res["links"].append({"arch": arch, "mode": mode, "sig": sig, "nvlink_rc": nrc})
             if sig:
                 meta = {"name": name, "arch": arch, "mode": mode, "flags": flags, "devrt": devrt, "sig": sig}
-                keep_case(ctx, sig, "%s-%s-%s" % (name, arch, mode), work, link_dir, meta)
+                keep_case(ctx, sig, "%s-%s-%s" % (name, arch, mode), work, link_dir, meta, mode == "host")
     if not ctx.keep_work:
         shutil.rmtree(work, ignore_errors=True)
     return res
 
 
-def keep_case(ctx, sig, case, work, link_dir, meta):
+def keep_case(ctx, sig, case, work, link_dir, meta, host_objects):
     """Copy sources, plan, meta.json (what shrink.py needs) and the link directory to failures/<sig>/<case>/."""
     with ctx.lock:
         ctx.sig_counts[sig] += 1
@@ -337,7 +337,7 @@ def keep_case(ctx, sig, case, work, link_dir, meta):
     if link_dir:
         shutil.copytree(link_dir, os.path.join(dest, "link"))
         for f in os.listdir(work):  # host-mode inputs for rerunning the command
-            if f.endswith(".o") and "-host" in case:
+            if f.endswith(".o") and host_objects:
                 shutil.copy(os.path.join(work, f), dest)
 
 
@@ -392,7 +392,7 @@ def run_all(ctx, args):
                 yield d.result()
 
 
-def summarize(results, ctx):
+def summarize(results):
     """The summary text: programs, links per arch and mode, verdicts, signatures."""
     lines = []
     compiled = [r for r in results if not r["compile_error"]]
@@ -443,7 +443,7 @@ def main():
     os.makedirs(ctx.out, exist_ok=True)
     if args.summary:
         with open(os.path.join(ctx.out, "results.jsonl")) as f:
-            print(summarize([json.loads(line) for line in f], ctx))
+            print(summarize([json.loads(line) for line in f]))
         return
     results = []
     log = open(os.path.join(ctx.out, "results.jsonl"), "a")
@@ -454,7 +454,7 @@ def main():
         bad = sorted({l["sig"] for l in r["links"] if l["sig"]})
         status = "COMPILE-ERROR" if r["compile_error"] else ("FAIL " + " ".join(bad) if bad else "ok")
         print("[%d] %s %s %s" % (len(results), r["name"], " ".join(r["flags"]), status), flush=True)
-    text = summarize(results, ctx)
+    text = summarize(results)
     print(text)
     with open(os.path.join(ctx.out, "summary.txt"), "w") as f:
         f.write(text + "\n")

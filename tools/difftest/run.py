@@ -170,6 +170,7 @@ def normalize_name(name):
 
 def normalize(line):
     """A difference or error line without generated names and numbers: the signature text."""
+    line = line.replace("'.rela.", "'.rel.")  # REL vs RELA is per arch, not a different difference
     line = re.sub(r"'([^']*)'", lambda m: normalize_name(m.group(1)), line)
     line = re.sub(r"/\S+", "<path>", line)
     line = re.sub(r"0x[0-9a-fA-F]+|\b\d+\b", "N", line)
@@ -187,7 +188,7 @@ def telling_line(lines):
 
 def slug(text):
     s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return s[:90] or "unknown"
+    return s[:120] or "unknown"
 
 
 def first_error(stderr):

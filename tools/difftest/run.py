@@ -30,6 +30,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -436,7 +437,8 @@ def main():
     ap.add_argument("--cuda", default="/usr/local/cuda")
     ap.add_argument("--culd", default=os.path.join(REPO, "build", "tools", "culd", "culd"))
     ap.add_argument("--culd-diff", default=os.path.join(REPO, "build", "tools", "culd-diff", "culd-diff"))
-    ap.add_argument("--out", default="/tmp/difftest-out", help="scratch and failures (default /tmp/difftest-out)")
+    ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "difftest-out"),
+                    help="scratch and failures (default $TMPDIR/difftest-out)")
     ap.add_argument("--keep-work", action="store_true", help="keep the work directory of every program")
     ap.add_argument("--summary", action="store_true", help="only print the summary of <out>/results.jsonl (all runs)")
     args = ap.parse_args()

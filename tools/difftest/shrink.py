@@ -10,7 +10,7 @@ each item.  Phase 2 (--lines) does delta debugging on the rendered sources,
 first over top-level blocks (blank-line separated), then over lines.  Every
 candidate is compiled for the one arch and linked in the one mode; it is
 kept when run.py classifies it with the same signature.  The result lands in
---out (default /tmp/difftest-repros/<signature>/): the .cu files, plan.json,
+--out (default $TMPDIR/difftest-repros/<signature>/): the .cu files, plan.json,
 the link commands, both linkers' outputs and culd-diff's text.
 """
 
@@ -183,7 +183,7 @@ def main():
     ap.add_argument("--sig", help="signature to keep (default: what the unshrunk case gives)")
     ap.add_argument("--lines", action="store_true", help="also shrink the sources (blocks, then lines)")
     ap.add_argument("--max-tests", type=int, default=150, help="tests per source phase (default 150)")
-    ap.add_argument("--out", help="result folder (default /tmp/difftest-repros/<signature>)")
+    ap.add_argument("--out", help="result folder (default $TMPDIR/difftest-repros/<signature>)")
     ap.add_argument("--cuda", default="/usr/local/cuda")
     ap.add_argument("--culd", default=os.path.join(run.REPO, "build", "tools", "culd", "culd"))
     ap.add_argument("--culd-diff", default=os.path.join(run.REPO, "build", "tools", "culd-diff", "culd-diff"))
@@ -210,7 +210,7 @@ def main():
     if args.lines:
         files = shrink_sources(files, oracle, args.max_tests)
 
-    out = args.out or os.path.join("/tmp/difftest-repros", oracle.sig)
+    out = args.out or os.path.join(tempfile.gettempdir(), "difftest-repros", oracle.sig)
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     sig = oracle.signature(files, keep_dir=out)

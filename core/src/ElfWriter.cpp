@@ -43,9 +43,9 @@ bool allZero(const uint8_t *begin, const uint8_t *end) {
 
 } // namespace
 
-// --- OutputSection ---------------------------------------------------------
+// --- ImageSection ---------------------------------------------------------
 
-ByteView OutputSection::bytes() const {
+ByteView ImageSection::bytes() const {
     if (auto view = std::get_if<ByteView>(&content))
         return *view;
     if (auto owned = std::get_if<std::vector<uint8_t>>(&content))
@@ -53,7 +53,7 @@ ByteView OutputSection::bytes() const {
     return {};
 }
 
-bool OutputSection::occupiesFileSpace() const {
+bool ImageSection::occupiesFileSpace() const {
     return std::holds_alternative<ByteView>(content) ||
            std::holds_alternative<std::vector<uint8_t>>(content);
 }
@@ -75,10 +75,10 @@ uint32_t StringTableBuilder::add(std::string_view s) {
 
 namespace {
 
-// Section 0: all fields zero (sh_addralign included, unlike OutputSection's
+// Section 0: all fields zero (sh_addralign included, unlike ImageSection's
 // default of 1).
-OutputSection nullSection() {
-    OutputSection s;
+ImageSection nullSection() {
+    ImageSection s;
     s.addralign = 0;
     s.content = NoFileData{0};
     s.nameOffset = 0;
@@ -93,14 +93,14 @@ uint64_t ElfImage::ehdrSize() const { return is64() ? sizeof(Ehdr64) : sizeof(Eh
 uint64_t ElfImage::shdrSize() const { return is64() ? sizeof(Shdr64) : sizeof(Shdr32); }
 uint64_t ElfImage::phdrSize() const { return is64() ? sizeof(Phdr64) : sizeof(Phdr32); }
 
-uint32_t ElfImage::addSection(OutputSection section) {
+uint32_t ElfImage::addSection(ImageSection section) {
     sections.push_back(std::move(section));
     laidOut_ = false;
     return static_cast<uint32_t>(sections.size() - 1);
 }
 
 uint64_t ElfImage::sectionSize(uint32_t index) const {
-    const OutputSection &s = sections.at(index);
+    const ImageSection &s = sections.at(index);
     if (auto alias = std::get_if<AliasOf>(&s.content))
         return sectionSize(alias->section); // checkConsistency forbids chains
     if (auto nobits = std::get_if<NoFileData>(&s.content))
@@ -120,7 +120,7 @@ void ElfImage::layout() {
     uint64_t end = std::max(ehdrSize(), shoff + sections.size() * shdrSize());
     if (!programHeaders.empty())
         end = std::max(end, phoff + programHeaders.size() * phdrSize());
-    for (const OutputSection &s : sections)
+    for (const ImageSection &s : sections)
         if (s.occupiesFileSpace())
             end = std::max(end, s.offset + std::max(s.bytes().size, s.reservedSize));
     if (!is64() && end > UINT32_MAX)
@@ -164,22 +164,22 @@ void ElfImage::checkConsistency() const {
 // an sh_name (a prebuilt table is kept as it is).
 void ElfImage::buildSectionNames() {
     bool allNamed = std::all_of(sections.begin(), sections.end(),
-                                [](const OutputSection &s) { return s.nameOffset.has_value(); });
+                                [](const ImageSection &s) { return s.nameOffset.has_value(); });
     if (allNamed)
         return;
-    OutputSection &table = sections[header.shstrndx];
+    ImageSection &table = sections[header.shstrndx];
     if (table.type != SHT_STRTAB)
         throw FatalError("invalid output image: section " + std::to_string(header.shstrndx) +
                          " named by shstrndx is not a string table");
     StringTableBuilder builder;
-    for (OutputSection &s : sections)
+    for (ImageSection &s : sections)
         s.nameOffset = builder.add(s.name);
     table.content = builder.take();
 }
 
 void ElfImage::assignSectionOffsets() {
     uint64_t cursor = ehdrSize();
-    for (OutputSection &s : sections) {
+    for (ImageSection &s : sections) {
         if (&s == &sections[0] || s.isAlias())
             continue;
         s.offset = alignUp(cursor, s.addralign);
@@ -188,7 +188,7 @@ void ElfImage::assignSectionOffsets() {
         cursor = s.occupiesFileSpace() ? s.offset + std::max(s.bytes().size, s.reservedSize)
                                        : s.offset;
     }
-    for (OutputSection &s : sections)
+    for (ImageSection &s : sections)
         if (auto alias = std::get_if<AliasOf>(&s.content))
             s.offset = sections[alias->section].offset;
     sections[0].offset = 0;
@@ -219,7 +219,7 @@ void ElfImage::computeSegment(OutputProgramHeader &ph) const {
     const uint64_t start = sections[ph.firstSection].offset;
     uint64_t fileEnd = start;
     for (uint32_t i = ph.firstSection; i <= ph.lastSection; ++i) {
-        const OutputSection &s = sections[i];
+        const ImageSection &s = sections[i];
         const bool nobits = std::holds_alternative<NoFileData>(s.content);
         fileEnd = std::max(fileEnd, nobits ? s.offset : s.offset + sectionSize(i));
     }
@@ -239,7 +239,7 @@ std::vector<uint8_t> ElfImage::serialize() const {
         throw FatalError("internal error: ElfImage::serialize() called before layout()");
     std::vector<uint8_t> out(fileSize_, 0);
     writeHeader(out.data());
-    for (const OutputSection &s : sections) {
+    for (const ImageSection &s : sections) {
         ByteView bytes = s.bytes();
         if (!bytes.empty())
             std::memcpy(out.data() + s.offset, bytes.data, bytes.size);
@@ -286,7 +286,7 @@ void ElfImage::writeHeader(uint8_t *out) const {
 
 void ElfImage::writeSectionHeaders(uint8_t *out) const {
     for (uint32_t i = 0; i < sections.size(); ++i) {
-        const OutputSection &s = sections[i];
+        const ImageSection &s = sections[i];
         uint64_t size = sectionSize(i);
         uint32_t link = s.link;
         if (i == 0) { // extended section count / string table index
@@ -345,8 +345,8 @@ void ElfImage::writeFileAtomically(const std::string &path) {
 
 namespace {
 
-OutputSection toOutputSection(const ElfSection &in) {
-    OutputSection out;
+ImageSection toOutputSection(const ElfSection &in) {
+    ImageSection out;
     out.name = std::string(in.name);
     out.type = in.type, out.flags = in.flags, out.addr = in.addr;
     out.link = in.link, out.info = in.info;
@@ -369,9 +369,9 @@ public:
 
     std::string run(uint64_t ehdrSize, uint64_t shAlign) {
         uint64_t cursor = ehdrSize;
-        OutputSection *last = nullptr; // last section that advanced the cursor
+        ImageSection *last = nullptr; // last section that advanced the cursor
         for (uint32_t i = 1; i < image_.sections.size(); ++i) {
-            OutputSection &s = image_.sections[i];
+            ImageSection &s = image_.sections[i];
             if (s.isAlias())
                 continue;
             const uint64_t expected = alignUp(cursor, s.addralign);
@@ -396,13 +396,13 @@ public:
     }
 
 private:
-    static std::string describe(uint32_t i, const OutputSection &s) {
+    static std::string describe(uint32_t i, const ImageSection &s) {
         return "section [" + std::to_string(i) + "] '" + s.name + "'";
     }
 
     // Zero bytes between the end of `last` and `target` can be modelled as
     // reserved space of `last` if the rules then land exactly on `target`.
-    bool explainAsSlack(OutputSection *last, uint64_t cursor, uint64_t target, uint64_t align) {
+    bool explainAsSlack(ImageSection *last, uint64_t cursor, uint64_t target, uint64_t align) {
         if (!last || target < cursor || alignUp(target, align) != target)
             return false;
         const uint8_t *bytes = file_.bytes().data;
@@ -439,7 +439,7 @@ ElfImage ElfImage::fromFile(const ElfFile &file) {
     if (!file.sections().empty()) {
         // Keep section 0's fields except those layout() derives (the extended
         // section count and string table index).
-        OutputSection &null = image.sections[0];
+        ImageSection &null = image.sections[0];
         const ElfSection &in = file.section(0);
         null.name = std::string(in.name), null.nameOffset = in.nameOffset;
         null.type = in.type, null.flags = in.flags, null.addr = in.addr, null.info = in.info;
@@ -452,7 +452,7 @@ ElfImage ElfImage::fromFile(const ElfFile &file) {
     for (const ElfSection &s : file.sections()) {
         if (s.index == 0)
             continue;
-        OutputSection out = toOutputSection(s);
+        ImageSection out = toOutputSection(s);
         if (s.hasFileData()) {
             auto [it, inserted] = firstWithRange.try_emplace({s.offset, s.size}, s.index);
             if (!inserted && (s.flags & SHF_CUDA_MERCURY))

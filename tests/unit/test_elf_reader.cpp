@@ -34,8 +34,8 @@ ElfFile parseBytes(const std::vector<uint8_t> &bytes) {
     return ElfFile::parse("test.cubin", ByteView{bytes.data(), bytes.size()});
 }
 
-OutputSection section(std::string name, uint32_t type, uint64_t align, SectionContent content) {
-    OutputSection s;
+ImageSection section(std::string name, uint32_t type, uint64_t align, SectionContent content) {
+    ImageSection s;
     s.name = std::move(name);
     s.type = type;
     s.addralign = align;
@@ -66,11 +66,11 @@ ElfImage makeImage() {
     std::vector<Sym64> symbols(3, Sym64{});
     symbols[1] = Sym64{1, symInfo(STB_GLOBAL, STT_FUNC), STO_CUDA_ENTRY, kText, 0, 0x80};
     symbols[2] = Sym64{7, symInfo(STB_GLOBAL, STT_OBJECT), 0, kGlobal, 0x10, 4};
-    OutputSection symtab = section(".symtab", SHT_SYMTAB, 8, bytesOf(symbols));
+    ImageSection symtab = section(".symtab", SHT_SYMTAB, 8, bytesOf(symbols));
     symtab.entsize = sizeof(Sym64), symtab.link = kStrtab, symtab.info = 1;
     image.addSection(std::move(symtab));
 
-    OutputSection text = section(".text._Z1kv", SHT_PROGBITS, 128, std::vector<uint8_t>(0x80, 0x11));
+    ImageSection text = section(".text._Z1kv", SHT_PROGBITS, 128, std::vector<uint8_t>(0x80, 0x11));
     text.flags = SHF_ALLOC | SHF_EXECINSTR, text.link = kSymtab, text.info = (0x2Bu << 24) | 1;
     image.addSection(std::move(text));
 
@@ -79,12 +79,12 @@ ElfImage makeImage() {
         int64_t addend;
     };
     std::vector<Rela64> relocs = {{0x10, (uint64_t(2) << 32) | 0x38, 4}, {0x20, (uint64_t(1) << 32) | 2, 0}};
-    OutputSection rela = section(".rela.text._Z1kv", SHT_RELA, 8, bytesOf(relocs));
+    ImageSection rela = section(".rela.text._Z1kv", SHT_RELA, 8, bytesOf(relocs));
     rela.entsize = 24, rela.flags = SHF_INFO_LINK, rela.link = kSymtab, rela.info = kText;
     image.addSection(std::move(rela));
 
     image.addSection(section(".nv.info", SHT_CUDA_INFO, 4, std::vector<uint8_t>{4, 0x2f, 8, 0, 1, 0, 0, 0}));
-    OutputSection global = section(".nv.global", SHT_NOBITS, 4, NoFileData{0x100});
+    ImageSection global = section(".nv.global", SHT_NOBITS, 4, NoFileData{0x100});
     global.flags = SHF_WRITE | SHF_ALLOC;
     image.addSection(std::move(global));
 
@@ -442,10 +442,10 @@ TEST_CASE("extended section numbering (e_shnum 0, SHN_XINDEX) is decoded", "[elf
     image.addSection(section(".strtab", SHT_STRTAB, 1, std::vector<uint8_t>(strtab.begin(), strtab.end())));
     std::vector<Sym64> symbols(2, Sym64{});
     symbols[1] = Sym64{1, symInfo(STB_GLOBAL, STT_OBJECT), 0, SHN_XINDEX, 0, 0};
-    OutputSection symtab = section(".symtab", SHT_SYMTAB, 8, bytesOf(symbols));
+    ImageSection symtab = section(".symtab", SHT_SYMTAB, 8, bytesOf(symbols));
     symtab.entsize = sizeof(Sym64), symtab.link = 1;
     image.addSection(std::move(symtab));
-    OutputSection shndx = section(".symtab_shndx", SHT_SYMTAB_SHNDX, 4, bytesOf(std::vector<uint32_t>{0, 0xFF05}));
+    ImageSection shndx = section(".symtab_shndx", SHT_SYMTAB_SHNDX, 4, bytesOf(std::vector<uint32_t>{0, 0xFF05}));
     shndx.entsize = 4, shndx.link = 2;
     image.addSection(std::move(shndx));
     while (image.sections.size() < count - 1)
@@ -482,11 +482,11 @@ TEST_CASE("ELF32 cubins: headers, symbols and REL entries (sym << 8 | type)", "[
     image.addSection(section(".strtab", SHT_STRTAB, 1, std::vector<uint8_t>(strtab.begin(), strtab.end())));
     std::vector<Sym32> symbols(2, Sym32{});
     symbols[1] = Sym32{1, 0, 0x40, symInfo(STB_GLOBAL, STT_FUNC), 0, 4};
-    OutputSection symtab = section(".symtab", SHT_SYMTAB, 4, bytesOf(symbols));
+    ImageSection symtab = section(".symtab", SHT_SYMTAB, 4, bytesOf(symbols));
     symtab.entsize = sizeof(Sym32), symtab.link = 2;
     image.addSection(std::move(symtab));
     image.addSection(section(".text.f", SHT_PROGBITS, 64, std::vector<uint8_t>(0x40, 0x22)));
-    OutputSection rel = section(".rel.text.f", SHT_REL, 4, bytesOf(std::vector<uint32_t>{0x8, (1u << 8) | 0x14}));
+    ImageSection rel = section(".rel.text.f", SHT_REL, 4, bytesOf(std::vector<uint32_t>{0x8, (1u << 8) | 0x14}));
     rel.entsize = 8, rel.link = 3, rel.info = 4;
     image.addSection(std::move(rel));
     image.layout();

@@ -22,7 +22,7 @@ namespace {
 // Forgets every offset fromFile() copied from the file, so that only
 // layout() can bring them back.
 void forgetRecordedOffsets(ElfImage &image) {
-    for (OutputSection &s : image.sections)
+    for (ImageSection &s : image.sections)
         s.offset = 0;
     image.shoff = image.phoff = 0;
     for (OutputProgramHeader &ph : image.programHeaders)
@@ -63,7 +63,7 @@ std::string roundTrip(const std::string &path, RoundTripStats &stats) {
         forgetRecordedOffsets(image);
     }
     bool slack = false;
-    for (const OutputSection &s : image.sections)
+    for (const ImageSection &s : image.sections)
         slack |= s.reservedSize != 0;
     stats.withSlack += slack;
     for (const OutputProgramHeader &ph : image.programHeaders) {
@@ -144,10 +144,10 @@ TEST_CASE("the round trip notices a changed bit", "[elf][roundtrip]") {
     if (original.empty()) {
         WARN("no fixture cubins; using the round-trip of a synthetic file only");
         ElfImage synthetic;
-        OutputSection names;
+        ImageSection names;
         names.name = ".shstrtab", names.type = SHT_STRTAB;
         synthetic.addSection(names);
-        OutputSection text;
+        ImageSection text;
         text.name = ".text.k", text.type = SHT_PROGBITS, text.addralign = 128;
         text.content = std::vector<uint8_t>(256, 0x5A);
         synthetic.addSection(text);
@@ -187,8 +187,8 @@ TEST_CASE("the round trip notices a changed bit", "[elf][roundtrip]") {
 
 namespace {
 
-OutputSection makeSection(const char *name, uint32_t type, uint64_t align, SectionContent content) {
-    OutputSection s;
+ImageSection makeSection(const char *name, uint32_t type, uint64_t align, SectionContent content) {
+    ImageSection s;
     s.name = name, s.type = type, s.addralign = align, s.content = std::move(content);
     return s;
 }
@@ -203,10 +203,10 @@ TEST_CASE("layout applies alignment, NOBITS, alias and table placement rules", "
     image.addSection(makeSection(".nv.global.init", SHT_PROGBITS, 8, std::vector<uint8_t>(5, 3)));   // 4
     image.addSection(makeSection(".nv.shared.a", SHT_NOBITS, 16, NoFileData{0x400}));                // 5
     image.addSection(makeSection(".nv.constant0.a", SHT_PROGBITS, 4, std::vector<uint8_t>(8, 4)));   // 6
-    OutputSection alias = makeSection(".nv.merc.nv.global.init", SHT_CUDA_GLOBAL_INIT, 8, AliasOf{4});
+    ImageSection alias = makeSection(".nv.merc.nv.global.init", SHT_CUDA_GLOBAL_INIT, 8, AliasOf{4});
     alias.flags = SHF_CUDA_MERCURY | SHF_ALLOC | SHF_WRITE;
     image.addSection(std::move(alias));                                                              // 7
-    OutputSection slack = makeSection(".strtab", SHT_STRTAB, 1, std::vector<uint8_t>{0, 'x', 0});
+    ImageSection slack = makeSection(".strtab", SHT_STRTAB, 1, std::vector<uint8_t>{0, 'x', 0});
     slack.reservedSize = 40;
     image.addSection(std::move(slack));                                                              // 8
 

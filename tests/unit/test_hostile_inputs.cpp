@@ -275,7 +275,8 @@ TEST_CASE("hostile: memory-only sections take no file space", "[hostile]") {
     const std::string out = (dir / "out.cubin").string();
     CHECK(link({"-arch=sm_80", "-r", "--max-output-size=1048576", (dir / "big.cubin").string(), "-o",
                 out}) == "");
-    ElfFile linked = ElfFile::parse(out, view(readFile(out)));
+    const std::vector<uint8_t> bytes = readFile(out);
+    ElfFile linked = ElfFile::parse(out, view(bytes));
     const ElfSection *merged = linked.findSection(".nv.global");
     REQUIRE(merged);
     CHECK(merged->size == h.size);
@@ -319,20 +320,20 @@ TEST_CASE("hostile: more than 65279 output sections use SHN_XINDEX", "[hostile]"
         return out;
     };
     auto add = [&](std::string name, uint32_t type, uint64_t align, SectionContent content) {
-        culd::OutputSection s;
+        culd::ImageSection s;
         s.name = std::move(name), s.type = type, s.addralign = align, s.content = std::move(content);
         return s;
     };
     image.addSection(add(".shstrtab", SHT_STRTAB, 1, ByteView{}));
     image.addSection(add(".strtab", SHT_STRTAB, 1, names.take()));
-    culd::OutputSection symtab = add(".symtab", SHT_SYMTAB, 8, bytesOf(symbols));
+    culd::ImageSection symtab = add(".symtab", SHT_SYMTAB, 8, bytesOf(symbols));
     symtab.entsize = sizeof(Sym64), symtab.link = 2, symtab.info = 1;
     image.addSection(std::move(symtab));
-    culd::OutputSection table = add(".symtab_shndx", SHT_SYMTAB_SHNDX, 4, bytesOf(shndx));
+    culd::ImageSection table = add(".symtab_shndx", SHT_SYMTAB_SHNDX, 4, bytesOf(shndx));
     table.entsize = 4, table.link = 3;
     image.addSection(std::move(table));
     for (uint32_t i = 0; i < kFunctions; ++i) {
-        culd::OutputSection text = add(".text.f" + std::to_string(i), SHT_PROGBITS, 16,
+        culd::ImageSection text = add(".text.f" + std::to_string(i), SHT_PROGBITS, 16,
                                        std::vector<uint8_t>(16, 0));
         text.flags = SHF_ALLOC | SHF_EXECINSTR, text.link = 3, text.info = i + 1;
         image.addSection(std::move(text));

@@ -29,7 +29,7 @@
 //    sizes laid end to end at their alignments (they share one file offset
 //    but not memory).
 // nvlink and ptxas trim .shstrtab/.strtab after they lay the file out, which
-// leaves zero-filled slack after those tables; OutputSection::reservedSize
+// leaves zero-filled slack after those tables; ImageSection::reservedSize
 // models that slack.
 #pragma once
 
@@ -56,7 +56,7 @@ struct AliasOf {         // the exact bytes of another section (by index)
 };
 using SectionContent = std::variant<ByteView, std::vector<uint8_t>, NoFileData, AliasOf>;
 
-struct OutputSection {
+struct ImageSection {
     std::string name;
     uint32_t type = elf::SHT_NULL;
     uint64_t flags = 0;
@@ -139,7 +139,7 @@ class ElfImage {
 public:
     ImageHeader header;
     // Section 0 must be the null section; ElfImage() creates it.
-    std::vector<OutputSection> sections;
+    std::vector<ImageSection> sections;
     std::vector<OutputProgramHeader> programHeaders;
 
     // Escape hatch for files whose layout the rules cannot reproduce: keep
@@ -157,7 +157,7 @@ public:
     const std::string &irregularity() const { return irregularity_; }
 
     // Appends a section and returns its index.
-    uint32_t addSection(OutputSection section);
+    uint32_t addSection(ImageSection section);
 
     // sh_size of a section (an alias has the size of its twin).
     uint64_t sectionSize(uint32_t index) const;

@@ -155,12 +155,14 @@ void readFunctionSectionFacts(Context &ctx, ObjectFile &file, const InputSection
     }
 }
 
-// Edges through function pointers. An indirect call through a prototype may
-// reach every address-taken function of that prototype; a function that
-// takes another's address (a vtable it installs, a pointer it stores) may
-// reach it too. nvlink follows both for EXTERNS (a kernel constructing an
-// object lists what its virtual destructor calls) and for the functions
-// whose constant banks a kernel needs (docs/nvlink-findings.md).
+// Edges through function pointers: an indirect call through a prototype may
+// reach every address-taken function of that prototype. nvlink adds these
+// to the caller's "potentially calls" list (--dump-callgraph) and propagates
+// registers, stack size, EXTERNS and device-function banks over them like
+// over direct calls. Function references (group 0xFFFFFFFC: a vtable a
+// constructor installs, a pointer stored, a kernel launched from the device)
+// add no edge: the referrer does not call what it names
+// (docs/nvlink-findings.md, "Pointer edges").
 void linkIndirectCalls(Context &ctx) {
     const CallGraph &cg = ctx.callGraph;
     std::unordered_map<std::string_view, std::vector<Symbol *>> byPrototype;
@@ -169,22 +171,16 @@ void linkIndirectCalls(Context &ctx) {
         if (seen.insert(t.symbol).second)
             byPrototype[t.prototype].push_back(t.symbol);
     // A function has one prototype, so distinct prototypes add distinct
-    // targets; pairs are deduplicated through sets, never by list scans.
+    // targets; a caller's prototypes are deduplicated through a set, never
+    // by list scans.
     std::set<std::pair<Symbol *, std::string_view>> linked;
-    std::set<std::pair<Symbol *, Symbol *>> edges;
-    auto add = [&](Symbol *from, Symbol *to) {
-        if (edges.insert({from, to}).second)
-            infoOf(ctx, from)->indirectCallees.push_back(to);
-    };
     for (const auto &c : cg.indirectCalls) {
         auto targets = byPrototype.find(c.prototype);
         if (targets == byPrototype.end() || !linked.insert({c.symbol, c.prototype}).second)
             continue;
-        for (Symbol *t : targets->second)
-            add(c.symbol, t);
+        std::vector<Symbol *> &out = infoOf(ctx, c.symbol)->indirectCallees;
+        out.insert(out.end(), targets->second.begin(), targets->second.end());
     }
-    for (const auto &e : cg.references)
-        add(e.from, e.to);
 }
 
 } // namespace

@@ -4,6 +4,11 @@
 // in reverse topological order. A function reaches recursion when its
 // component has a cycle or a callee reaches one; the stack of such a kernel
 // cannot be determined statically.
+//
+// The edges are nvlink's "potentially calls" relation: direct calls, and
+// indirect calls to every address-taken function of the called prototype
+// (FunctionInfo::indirectCallees). A virtual deleting destructor's registers
+// and frame count for a kernel that deletes through a base pointer.
 #include "culd/Context.h"
 #include "culd/Link.h"
 
@@ -38,10 +43,16 @@ public:
     bool contains(Symbol *s) const { return id_.count(s) != 0; }
 
 private:
-    const std::vector<Symbol *> &callees(size_t v) const {
-        static const std::vector<Symbol *> none;
+    // The i-th function `v` may call (direct calls first), or null past the
+    // end.
+    Symbol *callee(size_t v, size_t i) const {
         FunctionInfo *f = nodes_[v]->func;
-        return f ? f->callees : none;
+        if (!f)
+            return nullptr;
+        if (i < f->callees.size())
+            return f->callees[i];
+        i -= f->callees.size();
+        return i < f->indirectCallees.size() ? f->indirectCallees[i] : nullptr;
     }
 
     void visit(size_t root) {
@@ -53,9 +64,8 @@ private:
         open(root);
         while (!frames.empty()) {
             Frame &fr = frames.back();
-            const std::vector<Symbol *> &out = callees(fr.v);
-            if (fr.next < out.size()) {
-                Symbol *c = out[fr.next++];
+            if (Symbol *c = callee(fr.v, fr.next)) {
+                ++fr.next;
                 auto it = id_.find(c);
                 if (it == id_.end())
                     continue;
@@ -106,6 +116,14 @@ private:
     long counter_ = 0;
 };
 
+// Calls `visit` for every function `f` may call.
+template <class Visit> void forEachCallee(const FunctionInfo &f, Visit visit) {
+    for (Symbol *c : f.callees)
+        visit(c);
+    for (Symbol *c : f.indirectCallees)
+        visit(c);
+}
+
 } // namespace
 
 void analyzeCallGraph(Context &ctx) {
@@ -132,19 +150,19 @@ void analyzeCallGraph(Context &ctx) {
             regs = std::max(regs, f.regCount);
             barriers = std::max(barriers, f.numBarriers);
             ownFrames = std::max<uint64_t>(ownFrames, f.frameSize);
-            for (Symbol *c : f.callees) {
+            forEachCallee(f, [&](Symbol *c) {
                 if (!scc.contains(c))
-                    continue;
+                    return;
                 if (scc.componentOf(scc.idOf(c)) == self) {
                     recursive = true;
-                    continue;
+                    return;
                 }
                 FunctionInfo &cf = *c->func;
                 regs = std::max(regs, cf.reachRegs);
                 barriers = std::max(barriers, cf.reachBarriers);
                 below = std::max(below, cf.deepestStack);
                 recursive = recursive || cf.reachesRecursion;
-            }
+            });
         }
         for (size_t m : members) {
             FunctionInfo &f = *nodes[m]->func;

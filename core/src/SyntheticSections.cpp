@@ -375,10 +375,12 @@ private:
                 }
                 std::reverse(records.begin(), records.end());
                 // Recomputed records go at the end, as nvlink appends them
-                // (a relocatable link leaves them to the final link).
+                // (a relocatable link leaves them to the final link): an
+                // unknown CRS stack before the barrier count (a kernel
+                // calling a recursive function and one using `bar.sync 5`).
                 if (!ctx_.opts.relocatable) {
-                    propagateBarriers(records, s->owner);
                     appendCrsStack(records, s->owner);
+                    propagateBarriers(records, s->owner);
                 }
                 if (entry && !externsInPlace && !ctx_.opts.relocatable)
                     if (std::optional<MergedRecord> m = externsRecord(reachableUndefined(s->owner)))
@@ -420,10 +422,11 @@ private:
         if (!f->defined) {
             list.push_back(f);
         } else if (f->func) {
-            // What it reaches through pointers counts as its last callees
+            // What its indirect calls reach counts as its last callees
             // (nvlink appends those edges to the call list), so their names
-            // come after the others (a kernel building an object whose
-            // virtual destructor calls free: {malloc, free}).
+            // come after the others (a kernel that news an object and
+            // deletes it through its virtual destructor: {malloc, free}).
+            // Functions it only takes the address of add nothing.
             const std::vector<Symbol *> &indirect = f->func->indirectCallees;
             for (auto c = indirect.rbegin(); c != indirect.rend(); ++c)
                 for (Symbol *e : reachableUndefined(*c))

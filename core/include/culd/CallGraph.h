@@ -31,8 +31,10 @@ struct CallGraph {
     std::vector<SymbolWord> prototypes;    // .nv.prototype
 };
 
-// Visits every function a root reaches through direct calls, depth first
-// and callees in order (so lists built from it read in call order). Marks
+// Visits every function a root reaches, depth first and callees in order
+// (so lists built from it read in call order): direct calls, then the
+// address-taken functions its indirect calls may reach (nvlink gives a
+// kernel the shared memory of those too). Marks
 // live in FunctionInfo, so a walk allocates nothing but its stack and costs
 // O(what it reaches); each walk bumps the stamp instead of clearing marks.
 class CallGraphWalker {
@@ -52,14 +54,19 @@ public:
             }
             if (!visit(f) || !f->func)
                 continue;
-            const std::vector<Symbol *> &callees = f->func->callees;
-            for (auto it = callees.rbegin(); it != callees.rend(); ++it)
-                if (!(*it)->func || (*it)->func->walkStamp != stamp_)
-                    stack_.push_back(*it);
+            push(f->func->indirectCallees);
+            push(f->func->callees);
         }
     }
 
 private:
+    // Pushed in reverse, so they are popped in order.
+    void push(const std::vector<Symbol *> &callees) {
+        for (auto it = callees.rbegin(); it != callees.rend(); ++it)
+            if (!(*it)->func || (*it)->func->walkStamp != stamp_)
+                stack_.push_back(*it);
+    }
+
     uint32_t stamp_ = 0;
     std::vector<Symbol *> stack_;
 };

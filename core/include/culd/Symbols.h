@@ -31,8 +31,8 @@ struct FunctionInfo {
     bool hasRegCount = false, hasFrameSize = false, hasCrsStack = false;
     std::vector<Symbol *> callees;      // direct calls (.nv.callgraph)
     // What it may reach through function pointers (buildCallGraph): the
-    // address-taken functions of the prototypes it calls through, then the
-    // functions whose address it takes.
+    // address-taken functions of the prototypes it calls through (not the
+    // functions whose address it only takes).
     std::vector<Symbol *> indirectCallees;
     bool isEntry = false;
     bool addressTaken = false;

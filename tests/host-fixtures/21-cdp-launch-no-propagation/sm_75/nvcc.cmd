@@ -1,0 +1,1 @@
+nvcc -arch=sm_75 -rdc=true kernels.o -o app

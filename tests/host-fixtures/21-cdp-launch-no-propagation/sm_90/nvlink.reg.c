@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_8973db50_10_kernels_cu_fbe442de)
+DEFINE_REGISTER_FUNC(_f4510a67_22_cuda_device_runtime_cu_3ecce0c0_2317245)

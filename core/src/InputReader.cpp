@@ -141,7 +141,22 @@ private:
             throw FatalError(name + ": not a fatbin (wrong magic)");
     }
 
+    // A whole-program (ET_EXEC) cubin has nothing left to link: nvlink
+    // skips it without a word, whatever its arch, named directly or found in
+    // a fatbin (docs/nvlink-findings.md, Refusals).
+    static bool isExecutableCubin(ByteView bytes) {
+        if (bytes.size < 20)
+            return false;
+        uint16_t type = uint16_t(bytes.data[16] | bytes.data[17] << 8);
+        uint16_t machine = uint16_t(bytes.data[18] | bytes.data[19] << 8);
+        return machine == elf::EM_CUDA && type != elf::ET_REL;
+    }
+
     void addCubin(std::unique_ptr<MappedFile> map, const std::string &name) {
+        if (isExecutableCubin(map->bytes())) {
+            spdlog::debug("ignore input {}: not relocatable", name);
+            return;
+        }
         std::unique_ptr<ObjectFile> file = ObjectFile::fromBytes(std::move(map), name, order_++);
         if (!archCompatible(ctx_.arch, file->sm()))
             throw FatalError("Input file '" + name + "' arch does not match target '" +

@@ -187,8 +187,10 @@ void linkIndirectCalls(Context &ctx) {
         auto targets = byPrototype.find(c.prototype);
         if (targets == byPrototype.end() || !linked.insert({c.symbol, c.prototype}).second)
             continue;
-        for (Symbol *t : targets->second)
+        for (Symbol *t : targets->second) {
             add(c.symbol, t);
+            infoOf(ctx, c.symbol)->prototypeCallees.push_back(t);
+        }
     }
     for (const auto &e : cg.references)
         add(e.from, e.to);

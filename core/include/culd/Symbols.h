@@ -35,6 +35,9 @@ struct FunctionInfo {
     // address-taken functions of the prototypes it calls through, then the
     // functions whose address it takes.
     std::vector<Symbol *> indirectCallees;
+    // Of those, the ones reached through an indirect call site of their
+    // prototype (not only because their address is taken).
+    std::vector<Symbol *> prototypeCallees;
     bool isEntry = false;
     bool addressTaken = false;
     // Through the call graph (analyzeCallGraph): over everything this

@@ -29,6 +29,7 @@ constexpr uint8_t EIATTR_CRS_STACK_SIZE = 0x1E;
 constexpr uint8_t EIATTR_NUM_BARRIERS = 0x4C;
 constexpr uint8_t EIATTR_EXTERNS = 0x0F;
 constexpr uint8_t EIATTR_REGCOUNT = 0x2F;
+constexpr uint8_t EIATTR_MAXREG_COUNT = 0x1B;
 
 uint32_t readU32(const uint8_t *p) {
     return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
@@ -141,6 +142,12 @@ void readFunctionSectionFacts(Context &ctx, ObjectFile &file, const InputSection
             FunctionInfo *info = infoOf(ctx, section.owner);
             info->crsStackSize = r.word(0);
             info->hasCrsStack = true;
+        } else if (r.code == EIATTR_MAXREG_COUNT) {
+            // The register limit a kernel was compiled under
+            // (checkRegisterLimits holds its callees to it).
+            FunctionInfo *info = infoOf(ctx, section.owner);
+            info->maxRegCount = r.value;
+            info->hasMaxRegCount = true;
         } else if (r.code == EIATTR_NUM_BARRIERS) {
             infoOf(ctx, section.owner)->numBarriers = r.value;
         } else if (r.code == EIATTR_EXTERNS) {

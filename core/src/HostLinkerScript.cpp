@@ -86,6 +86,10 @@ void writeHostLinkerScript(const Options &opts) {
     if (mode != "lcs-aug" && mode != "lcs-abs")
         throw FatalError("invalid value '" + mode +
                          "' for option '--gen-host-linker-script' (lcs-abs, lcs-aug)");
+    // nvlink refuses inputs here rather than ignore them.
+    if (!opts.inputs.empty())
+        throw FatalError("Input files are not allowed with -ghls option; use --help for more "
+                         "information");
     std::string text =
         (mode == "lcs-abs" ? defaultScript(opts.hostCcbin.empty() ? "gcc" : opts.hostCcbin)
                            : std::string()) +

@@ -168,6 +168,12 @@ std::unique_ptr<ObjectFile> ObjectFile::fromBytes(std::unique_ptr<MappedFile> by
     if (h.type != elf::ET_REL)
         throw FatalError(file->name_ + ": not a relocatable cubin (ELF type " +
                          std::to_string(h.type) + "); only relocatable device code can be linked");
+    // OSABI and ABI version come in pairs; nvlink refuses any other mix
+    // before it looks at the arch.
+    bool v8 = h.osabi == elf::ELFOSABI_CUDA_V8 && h.abiVersion == 8;
+    bool v7 = h.osabi == elf::ELFOSABI_CUDA_V7 && h.abiVersion == 7;
+    if (!v8 && !v7)
+        throw FatalError("Input file '" + file->name_ + "' abi does not match");
     file->sm_ = cubinSm(h);
     checkSharedSymbols(*file);
     file->checkModelled();

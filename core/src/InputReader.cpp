@@ -123,9 +123,10 @@ private:
             spdlog::debug("ignore input {}", name);
             return;
         case InputKind::Unknown:
-            // nvlink skips it silently; a user is better told.
-            Diagnostics::get().warning("ignoring input '" + name + "': not a cubin, host object, "
-                                       "fatbin, archive or PTX file");
+            // nvlink skips it silently; a user is better told, as an info
+            // so that -Werror does not refuse what nvlink links.
+            Diagnostics::get().info("ignoring input '" + name + "': not a cubin, host object, "
+                                    "fatbin, archive or PTX file");
             return;
         }
     }
@@ -141,7 +142,22 @@ private:
             throw FatalError(name + ": not a fatbin (wrong magic)");
     }
 
+    // A whole-program (ET_EXEC) cubin has nothing left to link: nvlink
+    // skips it without a word, whatever its arch, named directly or found in
+    // a fatbin (docs/nvlink-findings.md, Refusals).
+    static bool isExecutableCubin(ByteView bytes) {
+        if (bytes.size < 20)
+            return false;
+        uint16_t type = uint16_t(bytes.data[16] | bytes.data[17] << 8);
+        uint16_t machine = uint16_t(bytes.data[18] | bytes.data[19] << 8);
+        return machine == elf::EM_CUDA && type != elf::ET_REL;
+    }
+
     void addCubin(std::unique_ptr<MappedFile> map, const std::string &name) {
+        if (isExecutableCubin(map->bytes())) {
+            spdlog::debug("ignore input {}: not relocatable", name);
+            return;
+        }
         std::unique_ptr<ObjectFile> file = ObjectFile::fromBytes(std::move(map), name, order_++);
         if (!archCompatible(ctx_.arch, file->sm()))
             throw FatalError("Input file '" + name + "' arch does not match target '" +
@@ -214,9 +230,8 @@ private:
                     throw FatalError("LTO objects found, use -dlto (in '" + name +
                                      "'; culd does not support link-time optimization yet)");
             if (!ctx_.opts.suppressArchWarning)
-                Diagnostics::get().warning("Input file '" + name +
-                                           "' does not contain code for target arch '" +
-                                           ctx_.opts.archText + "'");
+                Diagnostics::get().warning("SM Arch ('" + ctx_.opts.archText +
+                                           "') not found in '" + name + "'");
             return;
         }
         std::vector<uint8_t> bytes = entry->compressed()
@@ -324,8 +339,9 @@ void readInputs(Context &ctx) {
     for (const std::string &lib : ctx.opts.libraries) {
         std::optional<std::string> path = findLibrary(lib, searchPath);
         if (!path) {
-            // nvlink goes on without a word; say so at least.
-            Diagnostics::get().warning("cannot find library -l" + lib);
+            // nvlink goes on without a word; say so at least, as an info so
+            // that -Werror does not refuse what nvlink links.
+            Diagnostics::get().info("cannot find library -l" + lib);
             continue;
         }
         reader.readPath(*path, isDeviceRuntimeLibrary(*path));

@@ -27,6 +27,8 @@
 #include "culd/ListSort.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
@@ -507,6 +509,39 @@ void assignDataValues(Context &ctx) {
 
 } // namespace
 
+namespace {
+
+// Static shared memory a kernel may use (its window without the reserved
+// part): 48 KiB on every arch tried (sm_75-sm_90); more needs dynamic shared
+// memory. A kernel can exceed it only through the arrays of functions of
+// other units, so nvlink checks after layout (exit 255), kernels in code
+// order.
+constexpr uint64_t kMaxStaticShared = 0xC000;
+
+std::string hex(uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+void checkSharedLimits(const Context &ctx) {
+    uint64_t reserved = ctx.opts.disableSmemReservation ? 0 : ctx.arch.reserved_smem;
+    bool failed = false;
+    for (const OutputSection *window : ctx.outputs) {
+        if (window->kind != SectionKind::SharedEntry || !window->owner ||
+            window->size <= reserved + kMaxStaticShared)
+            continue;
+        Diagnostics::get().error("Entry function '" + std::string(window->owner->name) +
+                                 "' uses too much shared data (" + hex(window->size - reserved) +
+                                 " bytes, " + hex(kMaxStaticShared) + " max)");
+        failed = true;
+    }
+    if (failed)
+        throw ErrorsReported();
+}
+
+} // namespace
+
 void layoutMemory(Context &ctx) {
     if (ctx.opts.relocatable) {
         // Only the windows' alignment is recorded; shared variables then
@@ -517,6 +552,7 @@ void layoutMemory(Context &ctx) {
     }
     assignDataValues(ctx);
     SharedLayout(ctx).run();
+    checkSharedLimits(ctx);
 }
 
 } // namespace culd

@@ -69,6 +69,7 @@ void runLink(const Options &opts, const Plugin &plugin) {
     run("undefined", ctx, reportUndefined);
     run("analyze", ctx, analyzeCallGraph);
     run("merge", ctx, createOutputSections);
+    run("register-limits", ctx, checkRegisterLimits);
     run("function-banks", ctx, placeFunctionBanks);
     run("layout", ctx, layoutMemory);
     run("relocate", ctx, processRelocations);

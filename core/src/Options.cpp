@@ -9,6 +9,7 @@
 #include "culd/Diagnostics.h"
 #include "culd/PluginRegistry.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 
 #include <fstream>
@@ -334,6 +335,12 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.libraries = splitList(values("library"));
     opts.pluginDirs = values("plugin-dir");
     opts.cpuArch = single("cpu-arch");
+    // nvlink's list; anything else (x86_64 in lower case too) is refused.
+    static const char *const cpuArchs[] = {"AARCH64", "ARMv7", "PPC64LE", "X86", "X86_64",
+                                           "unknown"};
+    if (!opts.cpuArch.empty() &&
+        std::find(std::begin(cpuArchs), std::end(cpuArchs), opts.cpuArch) == std::end(cpuArchs))
+        throw FatalError("Value '" + opts.cpuArch + "' is not defined for option 'cpu-arch'");
     opts.relocatable = vm.count("relocatable-link");
     opts.preserveRelocs = vm.count("preserve-relocs");
     opts.forceRela = vm.count("force-rela");

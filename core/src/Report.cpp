@@ -39,7 +39,10 @@ void reportResources(Context &ctx) {
     uint64_t gmem = sizeOf(ctx, SectionKind::Global, nullptr) +
                     sizeOf(ctx, SectionKind::GlobalInit, nullptr);
     diag.info(std::to_string(gmem) + " bytes gmem");
-    for (const OutputSection *o : ctx.outputs) {
+    // nvlink lists the kernels in reverse output .text order (the order in
+    // which it also checks their register limits, RegisterLimits.cpp).
+    for (auto it = ctx.outputs.rbegin(); it != ctx.outputs.rend(); ++it) {
+        const OutputSection *o = *it;
         if (o->kind != SectionKind::Text || !o->owner || !o->owner->isEntry())
             continue;
         const Symbol &k = *o->owner;

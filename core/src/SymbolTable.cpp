@@ -8,6 +8,8 @@
 #include "culd/NvInfo.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cxxabi.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -128,6 +130,29 @@ void discard(InputSection *section) {
         section->live = false;
 }
 
+constexpr uint8_t kMemorySpaceBits = STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT;
+constexpr uint8_t kManagedBit = 0x04; // st_other of a __managed__ variable
+
+// nvlink names a function in its messages as its demangler writes it:
+// "kk(int *)". __cxa_demangle writes "kk(int*)"; a space before each run of
+// '*' or '&' gives nvlink's spelling for the common cases.
+std::string demangleForMessage(std::string_view name) {
+    int status = 0;
+    std::string mangled(name);
+    char *out = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+    if (status != 0 || !out)
+        return mangled;
+    std::string plain(out), spaced;
+    std::free(out);
+    for (size_t i = 0; i < plain.size(); ++i) {
+        bool pointer = plain[i] == '*' || plain[i] == '&';
+        if (pointer && i && plain[i - 1] != ' ' && plain[i - 1] != '*' && plain[i - 1] != '&')
+            spaced += ' ';
+        spaced += plain[i];
+    }
+    return spaced;
+}
+
 class Resolver {
 public:
     explicit Resolver(Context &ctx) : ctx_(ctx) {}
@@ -136,6 +161,8 @@ public:
         Symbol *s = ctx_.symtab.intern(es.name);
         slot = s;
         InputSection *section = es.shndx < file.sections.size() ? file.sections[es.shndx] : nullptr;
+        if (s->file && !mismatched_.count(s) && !attributesAgree(es, file, *s))
+            mismatched_.insert(s); // reported once; the definition checks go on
         if (es.isUndefined()) {
             if (!s->file)
                 fill(*s, es, file, nullptr);
@@ -151,11 +178,8 @@ public:
             return resolveCommon(*s, es, file, section);
         bool newWeak = es.bind() == STB_WEAK, oldWeak = s->binding == STB_WEAK;
         if (!newWeak && !oldWeak)
-            return conflict("Multiple definition of '" + std::string(es.name) + "' in '" +
+            return conflict(es, "Multiple definition of '" + std::string(es.name) + "' in '" +
                             file.name() + "', first defined in '" + s->file->name() + "'");
-        // Data sizes must agree whichever copy is weak.
-        if (es.type() != STT_FUNC && es.size != s->size)
-            return sizeMismatch(es, file, *s);
         if (oldWeak && !newWeak)
             return replace(*s, es, file, section);
         if (!oldWeak && newWeak) {
@@ -166,10 +190,52 @@ public:
         resolveWeakPair(*s, es, file, section);
     }
 
-    // Like nvlink, every conflict is reported before the link gives up.
-    void failOnConflicts() const {
-        if (conflicts_)
-            throw FatalError("");
+    // nvlink compares every occurrence of a name, references included,
+    // with the first one (the first definition once there is one): kernel
+    // or not, memory space, managed or not, and the size of data. Sizes of
+    // 0 (an `extern int a[]` reference) and commons are not compared. One
+    // mismatch is reported per name; two definitions are then still a
+    // multiple definition.
+    bool attributesAgree(const ElfSymbol &es, const ObjectFile &file, const Symbol &first) {
+        auto where = [&] {
+            return "' in '" + file.name() + "', first specified in '" + first.file->name() + "'";
+        };
+        bool func = es.type() == STT_FUNC, firstFunc = first.type == STT_FUNC;
+        if (func && firstFunc && (es.other & STO_CUDA_ENTRY) != (first.other & STO_CUDA_ENTRY)) {
+            conflict(es, "Function '" + demangleForMessage(es.name) +
+                     "' not declared __global__ in all source files");
+            return false;
+        }
+        if (func || firstFunc)
+            return true;
+        uint8_t space = es.other & kMemorySpaceBits, firstSpace = first.other & kMemorySpaceBits;
+        if (space && firstSpace && space != firstSpace) {
+            conflict(es, "Memory space doesn't match for '" + std::string(es.name) + where());
+            return false;
+        }
+        if ((es.other & kManagedBit) != (first.other & kManagedBit)) {
+            conflict(es, "Managed attribute doesn't match for '" + std::string(es.name) + where());
+            return false;
+        }
+        if (es.rawShndx == SHN_COMMON || first.isCommon() || !es.size || !first.size)
+            return true;
+        if (es.size != first.size) {
+            conflict(es, "Size doesn't match for '" + std::string(es.name) + where());
+            return false;
+        }
+        return true;
+    }
+
+    // Like nvlink, every conflict of one input is reported, and the link
+    // gives up after the first input that had any ("merge_elf failed"): the
+    // inputs after it are not looked at.
+    void failOnConflicts() {
+        if (functionConflicts_.empty() && dataConflicts_.empty())
+            return;
+        for (const auto *list : {&functionConflicts_, &dataConflicts_})
+            for (const std::string &message : *list)
+                Diagnostics::get().error(message);
+        throw FatalError("");
     }
 
 private:
@@ -182,14 +248,10 @@ private:
         section->supersededData.push_back({es.value, es.value + es.size});
     }
 
-    void sizeMismatch(const ElfSymbol &es, const ObjectFile &file, const Symbol &first) {
-        conflict("Size doesn't match for '" + std::string(es.name) + "' in '" + file.name() +
-                 "', first specified in '" + first.file->name() + "'");
-    }
-
-    void conflict(const std::string &message) {
-        Diagnostics::get().error(message);
-        ++conflicts_;
+    // nvlink takes an input's functions before its data, so their conflicts
+    // come first; the messages wait for the end of the input.
+    void conflict(const ElfSymbol &es, const std::string &message) {
+        (es.type() == STT_FUNC ? functionConflicts_ : dataConflicts_).push_back(message);
     }
 
     void replace(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
@@ -236,7 +298,8 @@ private:
     }
 
     Context &ctx_;
-    unsigned conflicts_ = 0;
+    std::vector<std::string> functionConflicts_, dataConflicts_;
+    std::unordered_set<const Symbol *> mismatched_;
     std::unordered_map<const ObjectFile *, std::unordered_map<uint32_t, uint32_t>> regCounts_;
 };
 
@@ -306,10 +369,10 @@ void resolveSymbols(Context &ctx) {
             else
                 resolver.add(*file, es, file->symbols[i]);
         }
+        resolver.failOnConflicts();
         assignOwners(*file);
         dropSupersededGlobals(*file);
     }
-    resolver.failOnConflicts();
 }
 
 namespace {

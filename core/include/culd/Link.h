@@ -24,6 +24,7 @@ void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
 void markLive(Context &ctx);               // MarkLive.cpp
 void reportUndefined(Context &ctx);        // SymbolTable.cpp
 void createOutputSections(Context &ctx);   // OutputSections.cpp
+void checkRegisterLimits(Context &ctx);    // RegisterLimits.cpp
 void placeFunctionBanks(Context &ctx);     // FunctionBanks.cpp
 void layoutMemory(Context &ctx);           // Layout.cpp
 void processRelocations(Context &ctx);     // Relocations.cpp

@@ -27,8 +27,9 @@ struct FunctionInfo {
     uint32_t frameSize = 0;
     uint32_t crsStackSize = 0; // EIATTR_CRS_STACK_SIZE of its .nv.info.<f>
     uint32_t numBarriers = 0;  // EIATTR_NUM_BARRIERS of its .nv.info.<f>
+    uint32_t maxRegCount = 0;  // EIATTR_MAXREG_COUNT of its .nv.info.<f> (a kernel's limit)
     std::vector<Symbol *> externKernels; // kernels its EIATTR_EXTERNS names
-    bool hasRegCount = false, hasFrameSize = false, hasCrsStack = false;
+    bool hasRegCount = false, hasFrameSize = false, hasCrsStack = false, hasMaxRegCount = false;
     std::vector<Symbol *> callees;      // direct calls (.nv.callgraph)
     // What it may reach through function pointers (buildCallGraph): the
     // address-taken functions of the prototypes it calls through (not the

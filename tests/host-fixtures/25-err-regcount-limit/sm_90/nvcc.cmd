@@ -1,0 +1,1 @@
+nvcc -arch=sm_90 -rdc=true heavy.o main.o -o app

@@ -1,0 +1,82 @@
+// Refusals of nvlink that culd reproduces and that no corpus case covers
+// (docs/nvlink-findings.md, Refusals): each checked by its exact message.
+
+#include "TestUtil.h"
+
+#include "culd/Diagnostics.h"
+#include "culd/Link.h"
+#include "culd/Options.h"
+#include "culd/PluginRegistry.h"
+
+#include <catch2/catch.hpp>
+
+using namespace culd;
+using namespace culd::test;
+
+namespace {
+
+const fs::path kMain = fixturesDir() / "02-cross-file-call" / "sm_80" / "main.cubin";
+const fs::path kLib = fixturesDir() / "02-cross-file-call" / "sm_80" / "lib.cubin";
+
+// Runs a link in process; returns the FatalError's message ("" for errors
+// reported through Diagnostics), or "ok" on success.
+std::string link(const std::vector<std::string> &args) {
+    Diagnostics::get().reset();
+    static PluginRegistry plugins({CULD_BUILD_PLUGIN_DIR});
+    try {
+        Options opts = parseOptions(args);
+        if (!opts.hostLinkerScript.empty()) {
+            writeHostLinkerScript(opts);
+            return "ok";
+        }
+        runLink(opts, plugins.pluginFor(opts.sm));
+    } catch (const FatalError &e) {
+        return e.what();
+    }
+    return "ok";
+}
+
+// main.cubin with one header byte changed, linked with lib.cubin.
+std::string linkWithByte(TempDir &dir, size_t offset, uint8_t value) {
+    std::vector<uint8_t> bytes = readFile(kMain);
+    bytes[offset] = value;
+    writeFile(dir / "main.cubin", bytes);
+    return link({"-arch=sm_80", (dir / "main.cubin").string(), kLib.string(), "-o",
+                 (dir / "out.cubin").string()});
+}
+
+} // namespace
+
+TEST_CASE("refusal: OSABI and ABI version must be a known pair", "[refusal]") {
+    TempDir dir;
+    std::string expected = "Input file '" + (dir / "main.cubin").string() + "' abi does not match";
+    CHECK(linkWithByte(dir, 8, 7) == expected);    // OSABI 0x41 with ABI 7
+    CHECK(linkWithByte(dir, 8, 9) == expected);    // an unknown ABI
+    CHECK(linkWithByte(dir, 7, 0x33) == expected); // OSABI 0x33 with ABI 8
+    CHECK_FALSE(fs::exists(dir / "out.cubin"));
+}
+
+TEST_CASE("refusal: an ET_EXEC cubin is skipped, not linked", "[refusal]") {
+    TempDir dir;
+    // main.cubin made a whole-program cubin: nothing of it is linked, so the
+    // link of lib.cubin alone succeeds.
+    CHECK(linkWithByte(dir, 16, 2) == "ok");
+    CHECK(fs::exists(dir / "out.cubin"));
+}
+
+TEST_CASE("refusal: -cpu-arch takes nvlink's values only", "[refusal]") {
+    TempDir dir;
+    std::vector<std::string> args = {"-arch=sm_80", kMain.string(), kLib.string(), "-o",
+                                     (dir / "out.cubin").string()};
+    args.push_back("-cpu-arch=x86_64");
+    CHECK(link(args) == "Value 'x86_64' is not defined for option 'cpu-arch'");
+    args.back() = "-cpu-arch=AARCH64";
+    CHECK(link(args) == "ok");
+}
+
+TEST_CASE("refusal: -ghls takes no input files", "[refusal]") {
+    TempDir dir;
+    CHECK(link({"-ghls=lcs-aug", kMain.string(), "-o", (dir / "out.ld").string()}) ==
+          "Input files are not allowed with -ghls option; use --help for more information");
+    CHECK_FALSE(fs::exists(dir / "out.ld"));
+}

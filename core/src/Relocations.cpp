@@ -127,11 +127,13 @@ private:
             return;
         }
         // A weak definition that lost to an earlier one takes the relocations
-        // of its debug entries with it, UNUSED_CLEAR included: its frame keeps
-        // its original address range even when the winner is removed later.
-        // (One that was replaced by a later definition had its relocations
-        // merged already; nvlink keeps them, now naming the winner.)
-        if (target.kind == SectionKind::Debug && lostToEarlierDefinition(file, r.symbol, *sym))
+        // of its frame and line-table entries with it, UNUSED_CLEAR included:
+        // its frame keeps its original address range even when the winner is
+        // removed later. Its .debug_info and .debug_loc relocations stay, now
+        // naming the winner. (One that was replaced by a later definition had
+        // all its relocations merged already; nvlink keeps them.)
+        if (target.kind == SectionKind::Debug && describesFunctionsOneByOne(target) &&
+            lostToEarlierDefinition(file, r.symbol, *sym))
             return;
         // UNUSED_CLEAR types zero a field (a debug frame's address range)
         // only when the function it describes was removed.
@@ -175,6 +177,13 @@ private:
         // .nv.resolvedrela<section> (what nvlink 13.0 was seen to keep).
         if (ctx_.opts.preserveRelocs && target.kind == SectionKind::Debug)
             keep(target, offset, *desc, *sym, r.addend, true, true);
+    }
+
+    // The debug sections whose entries nvlink drops the relocations of
+    // with a weak copy that lost (seen with -G inputs, sm_75 to sm_90).
+    static bool describesFunctionsOneByOne(const InputSection &debug) {
+        std::string_view name = debug.name();
+        return name == ".debug_frame" || name == ".debug_line" || name == ".nv_debug_line_sass";
     }
 
     // `file` defines the global `sym` names, but an earlier file's

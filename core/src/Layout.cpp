@@ -127,8 +127,8 @@ public:
         // The module-shared section empties (its variables now live in the
         // kernels' windows); nvlink writes it, empty, only when dynamic shared
         // memory is used, making one if no input had it. It decides that from
-        // the inputs as read: code that dead-code elimination or a winning
-        // weak copy removed later still counts.
+        // the inputs as read: code that dead-code elimination removed later
+        // still counts.
         bool usesExtern = anyInputUsesExternShared();
         if (!moduleShared_ && usesExtern) {
             moduleShared_ = ctx_.makeOutput(".nv_debug.shared", SHT_NOBITS, SHF_WRITE | SHF_ALLOC);

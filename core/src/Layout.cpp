@@ -135,10 +135,12 @@ public:
             moduleShared_->kind = SectionKind::SharedGlobal;
             moduleShared_->addralign = 16;
         }
-        // Under -g it keeps the coloured variables' extent (the debugger
-        // reads them there).
+        // Under -g, while it holds coloured variables (the debugger reads
+        // them there) or extern arrays, it spans them plus the reservation;
+        // otherwise it empties (and goes) as without -g.
         if (moduleShared_) {
-            moduleShared_->size = ctx_.opts.debug ? colouredEnd_ + reservedSize() : 0;
+            bool spans = ctx_.opts.debug && (!coloured_.empty() || usesExtern);
+            moduleShared_->size = spans ? colouredEnd_ + reservedSize() : 0;
             moduleShared_->keepWhenEmpty = usesExtern;
             if (usesExtern)
                 moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);

@@ -128,18 +128,21 @@ public:
             return;
         // The module-shared section empties (its variables now live in the
         // kernels' windows); nvlink writes it, empty, only when dynamic shared
-        // memory is used, making one if no input had it.
-        bool usesExtern = std::any_of(kernels_.begin(), kernels_.end(),
-                                      [](const KernelInfo &k) { return k.usesExtern; });
+        // memory is used, making one if no input had it. It decides that from
+        // the inputs as read: code that dead-code elimination removed later
+        // still counts.
+        bool usesExtern = anyInputUsesExternShared();
         if (!moduleShared_ && usesExtern) {
             moduleShared_ = ctx_.makeOutput(".nv_debug.shared", SHT_NOBITS, SHF_WRITE | SHF_ALLOC);
             moduleShared_->kind = SectionKind::SharedGlobal;
             moduleShared_->addralign = 16;
         }
-        // Under -g it keeps the coloured variables' extent (the debugger
-        // reads them there).
+        // Under -g, while it holds coloured variables (the debugger reads
+        // them there) or extern arrays, it spans them plus the reservation;
+        // otherwise it empties (and goes) as without -g.
         if (moduleShared_) {
-            moduleShared_->size = ctx_.opts.debug ? colouredEnd_ + reservedSize() : 0;
+            bool spans = ctx_.opts.debug && (!coloured_.empty() || usesExtern);
+            moduleShared_->size = spans ? colouredEnd_ + reservedSize() : 0;
             moduleShared_->keepWhenEmpty = usesExtern;
             if (usesExtern)
                 moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
@@ -216,6 +219,16 @@ private:
                         s->emitted = false;
                 }
             }
+    }
+
+    // Whether some input refers to an extern __shared__ array, whether or
+    // not the code doing so is linked.
+    bool anyInputUsesExternShared() const {
+        for (auto &file : ctx_.files)
+            for (const Symbol *s : file->symbols)
+                if (s && !s->isSectionSymbol && !s->defined && !s->section && isSharedSpace(*s))
+                    return true;
+        return false;
     }
 
     // Kernels in output order; indexes each one's code and shared window.

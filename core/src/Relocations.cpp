@@ -126,6 +126,15 @@ private:
                    r.addend, !rela, nullptr, ptxConst0Size_);
             return;
         }
+        // A weak definition that lost to an earlier one takes the relocations
+        // of its frame and line-table entries with it, UNUSED_CLEAR included:
+        // its frame keeps its original address range even when the winner is
+        // removed later. Its .debug_info and .debug_loc relocations stay, now
+        // naming the winner. (One that was replaced by a later definition had
+        // all its relocations merged already; nvlink keeps them.)
+        if (target.kind == SectionKind::Debug && describesFunctionsOneByOne(target) &&
+            lostToEarlierDefinition(file, r.symbol, *sym))
+            return;
         // UNUSED_CLEAR types zero a field (a debug frame's address range)
         // only when the function it describes was removed.
         bool dead = (sym->section && !sym->section->isLive()) ||
@@ -137,14 +146,6 @@ private:
             return;
         }
         if (dead)
-            return;
-        // A weak definition that lost to an earlier one takes the relocations
-        // of its debug entries with it. (One that was replaced by a later
-        // definition had its relocations merged already; nvlink keeps them,
-        // now naming the winner.)
-        if (target.kind == SectionKind::Debug && !sym->isLocal && sym->defined &&
-            sym->file != &file && sym->file->order() < file.order() &&
-            !file.elf().symbols()[r.symbol].isUndefined())
             return;
         if (sym->defined && sym->section && !sym->section->out && !isShared(*sym) &&
             !isDeviceFunctionConstants(ctx_, *sym->section))
@@ -176,6 +177,22 @@ private:
         // .nv.resolvedrela<section> (what nvlink 13.0 was seen to keep).
         if (ctx_.opts.preserveRelocs && target.kind == SectionKind::Debug)
             keep(target, offset, *desc, *sym, r.addend, true, true);
+    }
+
+    // The debug sections whose entries nvlink drops the relocations of
+    // with a weak copy that lost (seen with -G inputs, sm_75 to sm_90).
+    static bool describesFunctionsOneByOne(const InputSection &debug) {
+        std::string_view name = debug.name();
+        return name == ".debug_frame" || name == ".debug_line" || name == ".nv_debug_line_sass";
+    }
+
+    // `file` defines the global `sym` names, but an earlier file's
+    // definition won.
+    static bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex,
+                                        const Symbol &sym) {
+        return !sym.isLocal && sym.defined && sym.file != &file &&
+               sym.file->order() < file.order() &&
+               !file.elf().symbols()[symbolIndex].isUndefined();
     }
 
     static bool isClear(const culd_reloc_desc &d) {

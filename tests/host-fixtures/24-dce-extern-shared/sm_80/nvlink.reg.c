@@ -1,0 +1,3 @@
+#define NUM_PRELINKED_OBJECTS 2
+DEFINE_REGISTER_FUNC(_fcfe2ff4_9_a_dead_cu_0ec647c2)
+DEFINE_REGISTER_FUNC(_6edba8bd_7_main_cu__Z2kmPi)

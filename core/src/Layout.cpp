@@ -226,7 +226,7 @@ private:
     bool anyInputUsesExternShared() const {
         for (auto &file : ctx_.files)
             for (const Symbol *s : file->symbols)
-                if (s && !s->isSectionSymbol && !s->defined && !s->section && isSharedSpace(*s))
+                if (s && isExternSharedArray(*s))
                     return true;
         return false;
     }

@@ -11,6 +11,7 @@
 #include "culd/Link.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <unordered_map>
 
 namespace culd {
@@ -66,6 +67,17 @@ public:
         in.outOffset = offset;
     }
 
+    // The section dynamic shared memory is described in, before any input
+    // brought one.
+    void makeModuleShared() {
+        OutputSection *&slot = byName_[".nv_debug.shared"];
+        if (slot)
+            return;
+        slot = ctx_.makeOutput(".nv_debug.shared", SHT_NOBITS, SHF_WRITE | SHF_ALLOC);
+        slot->kind = SectionKind::SharedGlobal;
+        slot->addralign = 16;
+    }
+
 private:
     OutputSection *makeFor(const InputSection &in) {
         OutputSection *out = ctx_.makeOutput(std::string(in.name()), outputType(ctx_, in),
@@ -97,18 +109,32 @@ private:
 };
 
 // nvlink processes a file's weak functions before its other sections, so
-// their code comes first in the output.
+// their code comes first in the output; and it merges the file's module
+// shared memory (.nv_debug.shared) before its .nv.global, whatever their
+// order in the file.
 std::vector<InputSection *> mergeOrder(ObjectFile &file) {
-    std::vector<InputSection *> weakText, rest;
+    std::vector<InputSection *> weakText, rest, moduleShared;
     for (InputSection *s : file.sections) {
         if (!s || !s->isLive())
             continue;
         bool weakFn = s->kind == SectionKind::Text && s->owner &&
                       s->owner->binding == STB_WEAK;
-        (weakFn ? weakText : rest).push_back(s);
+        if (s->kind == SectionKind::SharedGlobal)
+            moduleShared.push_back(s);
+        else
+            (weakFn ? weakText : rest).push_back(s);
     }
+    auto global = std::find_if(rest.begin(), rest.end(), [](const InputSection *s) {
+        return s->kind == SectionKind::Global;
+    });
+    rest.insert(global, moduleShared.begin(), moduleShared.end());
     weakText.insert(weakText.end(), rest.begin(), rest.end());
     return weakText;
+}
+
+bool refersToExternShared(const ObjectFile &file) {
+    return std::any_of(file.symbols.begin(), file.symbols.end(),
+                       [](const Symbol *s) { return s && isExternSharedArray(*s); });
 }
 
 std::string hex(uint64_t v) {
@@ -144,11 +170,23 @@ void checkConstantBankSizes(const Context &ctx) {
 
 void createOutputSections(Context &ctx) {
     Merger merger(ctx);
-    for (auto &file : ctx.files)
-        for (InputSection *s : mergeOrder(*file))
+    for (auto &file : ctx.files) {
+        // Without an input .nv_debug.shared, nvlink makes one while it merges
+        // the first file that refers to an extern __shared__ array, before
+        // that file's .nv.global.
+        bool makeModuleShared = !ctx.opts.relocatable && refersToExternShared(*file);
+        for (InputSection *s : mergeOrder(*file)) {
+            if (makeModuleShared && s->kind == SectionKind::Global) {
+                merger.makeModuleShared();
+                makeModuleShared = false;
+            }
             if ((isPerFunction(s->kind) || isMergedByName(s->kind)) &&
                 !isDeviceFunctionConstants(ctx, *s))
                 merger.add(*s);
+        }
+        if (makeModuleShared)
+            merger.makeModuleShared();
+    }
     // Per-function banks and memory windows point at their code (sh_info).
     for (auto &file : ctx.files)
         for (InputSection *s : file->sections)

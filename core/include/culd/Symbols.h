@@ -7,6 +7,8 @@
 // pointer.
 #pragma once
 
+#include "culd/Elf.h"
+
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -86,6 +88,13 @@ struct Symbol {
     bool isEntry() const;
     bool isCommon() const;
 };
+
+// An extern __shared__ array (dynamic shared memory): a shared-space name
+// that no input defines.
+inline bool isExternSharedArray(const Symbol &s) {
+    return !s.isSectionSymbol && !s.defined && !s.section &&
+           (s.other & 0xE0) == elf::STO_CUDA_SHARED;
+}
 
 class SymbolTable {
 public:

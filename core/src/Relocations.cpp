@@ -187,12 +187,20 @@ private:
     }
 
     // `file` defines the global `sym` names, but an earlier file's
-    // definition won.
+    // definition won. For a function that is decided when the file was
+    // resolved: a weak copy that lost to an earlier one stays lost even when
+    // a later strong definition wins in the end.
     static bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex,
                                         const Symbol &sym) {
-        return !sym.isLocal && sym.defined && sym.file != &file &&
-               sym.file->order() < file.order() &&
-               !file.elf().symbols()[symbolIndex].isUndefined();
+        const ElfSymbol &es = file.elf().symbols()[symbolIndex];
+        if (sym.isLocal || !sym.defined || sym.file == &file || es.isUndefined())
+            return false;
+        if (es.type() == STT_FUNC) {
+            const InputSection *own = es.shndx < file.sections.size() ? file.sections[es.shndx]
+                                                                       : nullptr;
+            return own && own->lostToEarlier;
+        }
+        return sym.file->order() < file.order();
     }
 
     static bool isClear(const culd_reloc_desc &d) {

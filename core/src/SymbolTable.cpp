@@ -130,6 +130,13 @@ void discard(InputSection *section) {
         section->live = false;
 }
 
+// A new definition that loses to the one already there.
+void discardLoser(InputSection *section) {
+    discard(section);
+    if (section && section->kind == SectionKind::Text)
+        section->lostToEarlier = true;
+}
+
 constexpr uint8_t kMemorySpaceBits = STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT;
 constexpr uint8_t kManagedBit = 0x04; // st_other of a __managed__ variable
 
@@ -185,7 +192,7 @@ public:
         if (!oldWeak && newWeak) {
             if (section && es.type() != STT_FUNC)
                 ++section->supersededDefinitions;
-            return discard(section);
+            return discardLoser(section);
         }
         resolveWeakPair(*s, es, file, section);
     }
@@ -284,7 +291,7 @@ private:
         if (newRegs < oldRegs)
             replace(s, es, file, section);
         else
-            discard(section);
+            discardLoser(section);
     }
 
     // Parsed once per file: weak conflicts can be many (one per template

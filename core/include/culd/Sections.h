@@ -58,6 +58,9 @@ struct InputSection {
     Symbol *owner = nullptr; // function a per-function section belongs to
     InputSection *text = nullptr; // .text of that function (itself for .text)
     bool live = true;        // false once DCE or weak resolution drops it
+    // Code of a definition that lost to an earlier one at resolution (a
+    // later winner does not change that).
+    bool lostToEarlier = false;
     // False when dead-code elimination found no root reaching it, also in a
     // debug link, which keeps such code but still excuses its undefined
     // references.

@@ -171,20 +171,14 @@ void checkConstantBankSizes(const Context &ctx) {
 void createOutputSections(Context &ctx) {
     Merger merger(ctx);
     for (auto &file : ctx.files) {
-        // Without an input .nv_debug.shared, nvlink makes one while it merges
-        // the first file that refers to an extern __shared__ array, before
-        // that file's .nv.global.
-        bool makeModuleShared = !ctx.opts.relocatable && refersToExternShared(*file);
-        for (InputSection *s : mergeOrder(*file)) {
-            if (makeModuleShared && s->kind == SectionKind::Global) {
-                merger.makeModuleShared();
-                makeModuleShared = false;
-            }
+        for (InputSection *s : mergeOrder(*file))
             if ((isPerFunction(s->kind) || isMergedByName(s->kind)) &&
                 !isDeviceFunctionConstants(ctx, *s))
                 merger.add(*s);
-        }
-        if (makeModuleShared)
+        // Without an input .nv_debug.shared, nvlink makes one once it has
+        // merged the first file that refers to an extern __shared__ array
+        // (after that file's .nv.global, before a later file's).
+        if (!ctx.opts.relocatable && refersToExternShared(*file))
             merger.makeModuleShared();
     }
     // Per-function banks and memory windows point at their code (sh_info).

@@ -3,7 +3,7 @@
 // must now end in one clear error, checked by its exact message, with no
 // output left behind.
 
-#include "TestUtil.h"
+#include "LinkUtil.h"
 
 #include "culd/Diagnostics.h"
 #include "culd/Elf.h"
@@ -23,21 +23,10 @@ using namespace culd::test;
 
 namespace {
 
-const fs::path kMain = fixturesDir() / "02-cross-file-call" / "sm_80" / "main.cubin";
-const fs::path kLib = fixturesDir() / "02-cross-file-call" / "sm_80" / "lib.cubin";
+const fs::path kMain = crossFileMain();
+const fs::path kLib = crossFileLib();
 
-// Runs a link in process; returns the FatalError's message, or "" on success.
-std::string link(const std::vector<std::string> &args) {
-    Diagnostics::get().reset();
-    Options opts = parseOptions(args);
-    static PluginRegistry plugins({CULD_BUILD_PLUGIN_DIR});
-    try {
-        runLink(opts, plugins.pluginFor(opts.sm));
-    } catch (const FatalError &e) {
-        return e.what();
-    }
-    return "";
-}
+std::string link(const std::vector<std::string> &args) { return linkInProcess(args); }
 
 // A section header of a fixture cubin, editable in place.
 struct CubinEditor {
@@ -274,7 +263,7 @@ TEST_CASE("hostile: memory-only sections take no file space", "[hostile]") {
     writeFile(dir / "big.cubin", e.bytes);
     const std::string out = (dir / "out.cubin").string();
     CHECK(link({"-arch=sm_80", "-r", "--max-output-size=1048576", (dir / "big.cubin").string(), "-o",
-                out}) == "");
+                out}) == "ok");
     const std::vector<uint8_t> bytes = readFile(out);
     ElfFile linked = ElfFile::parse(out, view(bytes));
     const ElfSection *merged = linked.findSection(".nv.global");
@@ -341,7 +330,7 @@ TEST_CASE("hostile: more than 65279 output sections use SHN_XINDEX", "[hostile]"
     TempDir dir;
     const std::string in = (dir / "many.cubin").string(), out = (dir / "out.cubin").string();
     image.writeFileAtomically(in);
-    REQUIRE(link({"-arch=sm_80", "-r", in, "-o", out}) == "");
+    REQUIRE(link({"-arch=sm_80", "-r", in, "-o", out}) == "ok");
 
     const std::vector<uint8_t> bytes = readFile(out);
     ElfFile linked = ElfFile::parse(out, view(bytes));

@@ -1,7 +1,7 @@
 // Refusals of nvlink that culd reproduces and that no corpus case covers
 // (docs/nvlink-findings.md, Refusals): each checked by its exact message.
 
-#include "TestUtil.h"
+#include "LinkUtil.h"
 
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
@@ -15,26 +15,10 @@ using namespace culd::test;
 
 namespace {
 
-const fs::path kMain = fixturesDir() / "02-cross-file-call" / "sm_80" / "main.cubin";
-const fs::path kLib = fixturesDir() / "02-cross-file-call" / "sm_80" / "lib.cubin";
+const fs::path kMain = crossFileMain();
+const fs::path kLib = crossFileLib();
 
-// Runs a link in process; returns the FatalError's message ("" for errors
-// reported through Diagnostics), or "ok" on success.
-std::string link(const std::vector<std::string> &args) {
-    Diagnostics::get().reset();
-    static PluginRegistry plugins({CULD_BUILD_PLUGIN_DIR});
-    try {
-        Options opts = parseOptions(args);
-        if (!opts.hostLinkerScript.empty()) {
-            writeHostLinkerScript(opts);
-            return "ok";
-        }
-        runLink(opts, plugins.pluginFor(opts.sm));
-    } catch (const FatalError &e) {
-        return e.what();
-    }
-    return "ok";
-}
+std::string link(const std::vector<std::string> &args) { return linkInProcess(args); }
 
 // main.cubin with one header byte changed, linked with lib.cubin.
 std::string linkWithByte(TempDir &dir, size_t offset, uint8_t value) {

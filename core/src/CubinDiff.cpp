@@ -7,6 +7,7 @@
 // compared. Lists whose order carries no meaning are sorted and compared as
 // multisets. All of it is O(n log n) in the size of the files.
 #include "culd/CubinDiff.h"
+#include "culd/Hex.h"
 
 #include "culd/CubinInfo.h"
 #include "culd/Diagnostics.h"
@@ -36,12 +37,6 @@ const char *verdictName(CubinDiffVerdict verdict) {
 }
 
 namespace {
-
-std::string hex(uint64_t value) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%" PRIx64, value);
-    return buf;
-}
 
 std::string signedHex(int64_t value) {
     if (value >= 0)

@@ -1,4 +1,5 @@
 #include "culd/CubinInfo.h"
+#include "culd/Hex.h"
 
 #include <cstdio>
 #include <iterator>
@@ -109,12 +110,6 @@ template <typename T, size_t N> const char *lookup(const Named<T> (&table)[N], T
         if (entry.value == value)
             return entry.name;
     return nullptr;
-}
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
 }
 
 std::string hex2(uint32_t v) {

@@ -7,6 +7,7 @@
 // by the file size.
 
 #include "culd/ElfFile.h"
+#include "culd/Hex.h"
 
 #include "culd/Diagnostics.h"
 
@@ -56,12 +57,6 @@ template <class T> T load(const uint8_t *p) {
 // offset + size <= total, without overflowing.
 bool fitsIn(uint64_t offset, uint64_t size, uint64_t total) {
     return offset <= total && size <= total - offset;
-}
-
-std::string hex(uint64_t value) {
-    char buffer[24];
-    std::snprintf(buffer, sizeof buffer, "0x%" PRIx64, value);
-    return buffer;
 }
 
 std::string dec(uint64_t value) { return std::to_string(value); }

@@ -1,6 +1,7 @@
 // Layout and serialization of output cubins. See ElfWriter.h for the rules.
 
 #include "culd/ElfWriter.h"
+#include "culd/Hex.h"
 #include "culd/OutputFile.h"
 
 #include "culd/Diagnostics.h"
@@ -25,12 +26,6 @@ uint64_t alignUp(uint64_t value, uint64_t align) {
     if (align <= 1)
         return value;
     return (value + align - 1) / align * align;
-}
-
-std::string hex(uint64_t value) {
-    char buffer[24];
-    std::snprintf(buffer, sizeof buffer, "0x%" PRIx64, value);
-    return buffer;
 }
 
 template <class T> void store(uint8_t *out, const T &value) {

@@ -6,6 +6,7 @@
 // an out-of-bounds read.
 
 #include "culd/Fatbin.h"
+#include "culd/Hex.h"
 
 #include "culd/Diagnostics.h"
 
@@ -32,12 +33,6 @@ template <class T> T load(const uint8_t *p) {
     T value;
     std::memcpy(&value, p, sizeof value);
     return value;
-}
-
-std::string hex(uint64_t value) {
-    char buffer[24];
-    std::snprintf(buffer, sizeof buffer, "0x%" PRIx64, value);
-    return buffer;
 }
 
 std::string dec(uint64_t value) { return std::to_string(value); }

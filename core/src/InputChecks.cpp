@@ -9,6 +9,7 @@
 // FUNC, SECTION and STT_CUDA_OBJECT (ElfFile already refuses reserved
 // section indices other than ABS and COMMON).
 #include "culd/InputChecks.h"
+#include "culd/Hex.h"
 
 #include "culd/Diagnostics.h"
 #include "culd/Elf.h"
@@ -21,12 +22,6 @@ namespace culd {
 using namespace elf;
 
 namespace {
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 bool isKnownSectionType(uint32_t type) {
     switch (type) {

@@ -20,6 +20,7 @@
 // In relocatable cubins a shared variable's st_value holds its alignment (as
 // for SHN_COMMON), not an offset.
 #include "culd/CallGraph.h"
+#include "culd/Hex.h"
 #include "culd/Align.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
@@ -38,8 +39,6 @@ namespace culd {
 using namespace elf;
 
 namespace {
-
-bool isSharedSpace(const Symbol &s) { return (s.other & 0xE0) == STO_CUDA_SHARED; }
 
 bool isSharedSection(const InputSection *s) { return s && s->isSharedMemory(); }
 
@@ -210,7 +209,7 @@ private:
                     if (!s)
                         continue;
                     bool module = s->section && s->section->kind == SectionKind::SharedGlobal;
-                    bool external = !s->defined && !s->section && isSharedSpace(*s);
+                    bool external = isExternSharedArray(*s);
                     if (!module && !external)
                         continue;
                     if (usesSeen_.insert({target->owner, s}).second)
@@ -530,12 +529,6 @@ namespace {
 // other units, so nvlink checks after layout (exit 255), kernels in code
 // order.
 constexpr uint64_t kMaxStaticShared = 0xC000;
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 void checkSharedLimits(const Context &ctx) {
     uint64_t reserved = ctx.opts.disableSmemReservation ? 0 : ctx.arch.reserved_smem;

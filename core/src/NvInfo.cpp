@@ -1,4 +1,5 @@
 #include "culd/NvInfo.h"
+#include "culd/Hex.h"
 
 #include "culd/Diagnostics.h"
 
@@ -148,12 +149,6 @@ constexpr std::array<const char *, 5> kFormatNames = {nullptr, "EIFMT_NVAL", "EI
 std::string hexByte(uint8_t v) {
     char buf[8];
     std::snprintf(buf, sizeof buf, "0x%02x", v);
-    return buf;
-}
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
     return buf;
 }
 

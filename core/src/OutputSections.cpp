@@ -6,6 +6,7 @@
 // concatenated by name in input order, each piece at its alignment. Nothing
 // is copied: an output section is a list of (input section, offset) pieces.
 #include "culd/Align.h"
+#include "culd/Hex.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
@@ -135,12 +136,6 @@ std::vector<InputSection *> mergeOrder(ObjectFile &file) {
 bool refersToExternShared(const ObjectFile &file) {
     return std::any_of(file.symbols.begin(), file.symbols.end(),
                        [](const Symbol *s) { return s && isExternSharedArray(*s); });
-}
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
 }
 
 // A constant bank the hardware cannot hold is refused, -r too (nvlink's

@@ -75,6 +75,10 @@ void checkRegisterLimits(Context &ctx) {
     for (size_t i = 0; i < entries.size(); ++i) {
         Symbol *entry = entries[i];
         const FunctionInfo &info = *entry->func;
+        // analyzeCallGraph found the most registers over the same edges: a
+        // kernel whose limit holds that needs no walk (the usual case, 255).
+        if (info.reachRegs <= info.maxRegCount)
+            continue;
         std::vector<std::pair<size_t, const Symbol *>> reached;
         for (Symbol *f : reachedFrom(entry)) {
             auto pos = position.find(f);

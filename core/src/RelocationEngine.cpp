@@ -5,6 +5,7 @@
 // only types flagged CULD_RELOC_F_HOOK cross into the plugin, once per
 // section.
 #include "culd/Diagnostics.h"
+#include "culd/Hex.h"
 #include "culd/PluginRegistry.h"
 #include "culd/Relocations.h"
 
@@ -49,12 +50,6 @@ uint64_t bytesTouched(const culd_reloc_desc &desc) {
             end = e;
     }
     return (end + 7) / 8;
-}
-
-std::string hex(uint64_t v) {
-    std::ostringstream os;
-    os << "0x" << std::hex << v;
-    return os.str();
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 //   link-time offset (shared, constant, local, non-alloc data), keep when it
 //   is code or global memory; NONE -> drop.
 #include "culd/Context.h"
+#include "culd/Hex.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
 
@@ -20,12 +21,6 @@ namespace culd {
 using namespace elf;
 
 namespace {
-
-std::string hex(uint64_t v) {
-    std::ostringstream os;
-    os << "0x" << std::hex << v;
-    return os.str();
-}
 
 culd_target_kind targetKind(const Symbol &s) {
     // extern __shared__ arrays stay undefined but are placed by the linker.
@@ -171,7 +166,7 @@ private:
         // Without -g nvlink has dropped extern __shared__ arrays by the time
         // debug data is relocated: the debug info gives them address -1
         // (plus the addend, the reserved shared memory on sm_90+).
-        if (target.kind == SectionKind::Debug && !ctx_.opts.debug && isExternShared(*sym))
+        if (target.kind == SectionKind::Debug && !ctx_.opts.debug && isExternSharedArray(*sym))
             a.symbolValue = UINT64_MAX;
         // --preserve-relocs lists what was resolved in debug data in
         // .nv.resolvedrela<section> (what nvlink 13.0 was seen to keep).
@@ -209,10 +204,6 @@ private:
 
     static bool isShared(const Symbol &s) { return s.section && s.section->isSharedMemory(); }
 
-    static bool isExternShared(const Symbol &s) {
-        return !s.section && !s.defined && (s.other & 0xE0) == STO_CUDA_SHARED;
-    }
-
     RelocApply &record(OutputSection &out, uint64_t offset, const culd_reloc_desc &desc,
                        const Symbol &sym, culd_target_kind kind, int64_t addend, bool rel,
                        const Symbol *function = nullptr,
@@ -234,7 +225,7 @@ private:
 
     // An extern __shared__ array's offset depends on the code using it.
     uint64_t valueOf(const Symbol &sym, const Symbol *function) const {
-        if (function && isExternShared(sym)) {
+        if (function && isExternSharedArray(sym)) {
             auto it = ctx_.externSharedOffsets.find(function);
             if (it != ctx_.externSharedOffsets.end())
                 return it->second;

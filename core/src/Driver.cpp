@@ -9,6 +9,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace culd {
@@ -69,7 +71,31 @@ void configureDiagnostics(const Options &opts) {
         spdlog::set_level(spdlog::level::from_str(level));
 }
 
+// -time FILE: nvlink appends one row per sub-tool it runs (ptxas, nvvm under
+// -lto) to a CSV table, after the column headings when the file is empty; a
+// link without LTO adds no row. It does so before reading any input, so a
+// failed link still leaves the headings. '-' is stdout.
+void startTimingTable(const std::string &path) {
+    static const char headings[] = "source file name , phase name , phase input files , "
+                                   "phase output file , arch , tool, metric , unit\n";
+    if (path == "-") {
+        std::cout << headings;
+        return;
+    }
+    std::error_code ec;
+    const bool empty = !std::filesystem::exists(path, ec) || std::filesystem::is_empty(path, ec);
+    std::ofstream out(path, std::ios::app | std::ios::binary);
+    if (!out)
+        throw FatalError("Cannot open file '" + path + "'");
+    if (empty)
+        out << headings;
+    if (!out.flush())
+        throw FatalError("Cannot write file '" + path + "'");
+}
+
 int link(const Options &opts) {
+    if (!opts.timeFile.empty())
+        startTimingTable(opts.timeFile);
     if (opts.archText.empty())
         throw FatalError("no target architecture given (use -arch=sm_XX)");
     if (opts.inputs.empty())

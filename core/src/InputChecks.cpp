@@ -14,6 +14,7 @@
 #include "culd/Diagnostics.h"
 #include "culd/Elf.h"
 #include "culd/NvInfo.h"
+#include "culd/Options.h"
 
 #include <cstdio>
 
@@ -132,6 +133,43 @@ void checkCompatSection(std::string_view file, const ElfSection &s) {
     SectionContext where{file, s.name};
     for (const NvInfoRecord &r : parseNvInfo(s.data, where))
         checkEicompat(r, where);
+}
+
+// The CUDA version an input was compiled with, as its .note.nv.cuinfo says
+// (130 = 13.0): after the note header and owner, the descriptor is u16
+// format, u16 SM, u32 version. 0 when the input has no such note.
+static uint32_t compiledCudaVersion(const ElfFile &elf) {
+    const ElfSection *note = elf.findSection(".note.nv.cuinfo");
+    if (!note || note->data.size < 32)
+        return 0;
+    auto word = [d = note->data.data](size_t at) {
+        return uint32_t(d[at]) | uint32_t(d[at + 1]) << 8 | uint32_t(d[at + 2]) << 16 |
+               uint32_t(d[at + 3]) << 24;
+    };
+    if (word(0) != 12 || word(4) < 8)
+        return 0;
+    return word(28);
+}
+
+void checkCudaVersions(std::string_view file, const ElfFile &elf, uint32_t linkLineVersion) {
+    constexpr uint8_t kEiattrCudaApiVersion = 0x37;
+    if (uint32_t compiled = compiledCudaVersion(elf); compiled > kToolkitVersion)
+        throw FatalError("Input file '" + std::string(file) + "' newer than toolkit (" +
+                         std::to_string(compiled) + " vs " + std::to_string(kToolkitVersion) +
+                         ")");
+    if (!linkLineVersion)
+        return;
+    for (const ElfSection &s : elf.sections()) {
+        if (s.type != SHT_CUDA_INFO)
+            continue;
+        for (const NvInfoRecord &r : parseNvInfo(s.data, SectionContext{file, s.name}))
+            if (r.code == kEiattrCudaApiVersion && r.wordCount() == 1 &&
+                r.word(0) > linkLineVersion)
+                throw FatalError("Object '" + std::string(file) + "' has cuda-api-version of " +
+                                 std::to_string(r.word(0)) +
+                                 " which is greater than version on link line (" +
+                                 std::to_string(linkLineVersion) + ")");
+    }
 }
 
 } // namespace culd

@@ -15,6 +15,7 @@
 #include "culd/Diagnostics.h"
 #include "culd/Fatbin.h"
 #include "culd/HostObject.h"
+#include "culd/InputChecks.h"
 #include "culd/InputKind.h"
 #include "culd/Libraries.h"
 #include "culd/Link.h"
@@ -159,6 +160,7 @@ private:
             return;
         }
         std::unique_ptr<ObjectFile> file = ObjectFile::fromBytes(std::move(map), name, order_++);
+        checkCudaVersions(name, file->elf(), ctx_.opts.cudaApiVersion);
         if (!archCompatible(ctx_.arch, file->sm()))
             throw FatalError("Input file '" + name + "' arch does not match target '" +
                              ctx_.opts.archText + "' (file is sm_" + std::to_string(file->sm()) +
@@ -331,6 +333,16 @@ private:
 
 } // namespace
 
+// Libraries of a host link line that nvcc and CMake pass on to the device
+// link, where they never hold device code.
+static bool isHostSystemLibrary(const std::string &lib) {
+    static const char *const hostLibraries[] = {
+        "c",    "m",       "dl",   "rt",      "pthread", "stdc++", "gcc",        "gcc_s",
+        "util", "atomic",  "cuda", "cudart",  "cudart_static", "culibos", "nvToolsExt"};
+    return std::find(std::begin(hostLibraries), std::end(hostLibraries), lib) !=
+           std::end(hostLibraries);
+}
+
 void readInputs(Context &ctx) {
     InputReader reader(ctx);
     for (const std::string &path : ctx.opts.inputs)
@@ -339,9 +351,12 @@ void readInputs(Context &ctx) {
     for (const std::string &lib : ctx.opts.libraries) {
         std::optional<std::string> path = findLibrary(lib, searchPath);
         if (!path) {
-            // nvlink goes on without a word; say so at least, as an info so
-            // that -Werror does not refuse what nvlink links.
-            Diagnostics::get().info("cannot find library -l" + lib);
+            // nvlink goes on without a word. Host libraries (-lrt, -lpthread
+            // from CMake's and nvcc's link lines) are expected to be absent:
+            // silent; any other is worth an info (not a warning, so that
+            // -Werror does not refuse what nvlink links).
+            if (!isHostSystemLibrary(lib))
+                Diagnostics::get().info("cannot find library -l" + lib);
             continue;
         }
         reader.readPath(*path, isDeviceRuntimeLibrary(*path));

@@ -92,7 +92,8 @@ const OptionSpec optionTable[] = {
     {"nvvmpath", "nvvmpath", Arg::Value, Support::NotYet, "Path to libnvvm."},
     {"Xnvvm", "Xnvvm", Arg::Value, Support::NotYet, "Options for nvvm (LTO)."},
     {"Xptxas", "Xptxas", Arg::Value, Support::NotYet, "Options for ptxas (LTO)."},
-    {"maxrregcount", "maxrregcount", Arg::Value, Support::NotYet, "Max registers (LTO)."},
+    {"maxrregcount", "maxrregcount", Arg::Value, Support::Yes,
+     "Max registers (only used with LTO: accepted and ignored, as nvlink does)."},
     {"Ofast-compile", "Ofc", Arg::Value, Support::NotYet, "Fast-compile level (LTO)."},
     {"split-compile", "split-compile", Arg::Value, Support::NotYet, "Split compilation (LTO)."},
     {"split-compile-extended", "split-compile-extended", Arg::Value, Support::NotYet,
@@ -101,17 +102,20 @@ const OptionSpec optionTable[] = {
     {"force-whole-lto", "force-whole-lto", Arg::None, Support::NotYet, "Whole-program LTO."},
     {"force-partial-lto", "force-partial-lto", Arg::None, Support::NotYet, "Partial LTO."},
     {"uidx-file", "uidx-file", Arg::Value, Support::NotYet, "Unified index file (UFT/UDT)."},
-    {"time", "time", Arg::Value, Support::NotYet, "Write per-phase timing CSV."},
+    {"time", "time", Arg::Value, Support::Yes,
+     "Append the timing table (CSV) to this file; '-' is stdout."},
     {"verbose-tkinfo", "verbose-tkinfo", Arg::OptionalBool, Support::NotYet,
      "Verbose tool-kit info note."},
     {"reserve-null-pointer", "reserve-null-pointer", Arg::None, Support::NotYet, ""},
     {"dont-reserve-null-pointer", "dont-reserve-null-pointer", Arg::None, Support::NotYet, ""},
-    {"shared", "shared", Arg::None, Support::NotYet, ""},
+    {"shared", "shared", Arg::None, Support::Yes, "Accepted and ignored, as nvlink does."},
     {"syscall-const-offset", "syscall-const-offset", Arg::Value, Support::NotYet, ""},
-    {"tool-name", "tool-name", Arg::Value, Support::NotYet, ""},
+    {"tool-name", "tool-name", Arg::Value, Support::Yes,
+     "Tool name of the linker's own .note.nv.tkinfo record."},
     {"nv-host", "nv-host", Arg::Value, Support::NotYet, ""},
     {"host-ccbin", "host-ccbin", Arg::Value, Support::Yes, ""},
-    {"cuda-api-version", "cuda-api-version", Arg::Value, Support::NotYet, ""},
+    {"cuda-api-version", "cuda-api-version", Arg::Value, Support::Yes,
+     "CUDA API version <major>.<minor> the inputs may not exceed."},
     // culd's own.
     {"plugin-dir", "plugin-dir", Arg::Value, Support::Yes, "Directory to search for plugins."},
     {"list-plugins", "list-plugins", Arg::None, Support::Yes,
@@ -287,6 +291,24 @@ std::vector<std::string> splitList(const std::vector<std::string> &values) {
     return out;
 }
 
+// `--cuda-api-version <major>.<minor>`: nvlink takes only its own major
+// version and then checks inputs against <major> * 10, the minor ignored
+// (13.2 still reports "version on link line (130)").
+uint32_t parseCudaApiVersion(const std::string &text) {
+    auto isNumber = [](const std::string &s) {
+        return !s.empty() && s.size() <= 4 &&
+               std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    size_t dot = text.find('.');
+    if (dot == std::string::npos || !isNumber(text.substr(0, dot)) ||
+        !isNumber(text.substr(dot + 1)))
+        throw FatalError("--cuda-api-version value cannot be parsed");
+    uint32_t major = static_cast<uint32_t>(std::stoul(text.substr(0, dot)));
+    if (major != kToolkitVersion / 10)
+        throw FatalError("--cuda-api-version major number must be == toolkit version");
+    return major * 10;
+}
+
 } // namespace
 
 Options parseOptions(const std::vector<std::string> &args) {
@@ -364,6 +386,11 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.hostCcbin = single("host-ccbin");
     opts.ptxasPath = single("ptxas-path");
     opts.registerLinkBinaries = single("register-link-binaries");
+    opts.timeFile = single("time");
+    if (vm.count("tool-name"))
+        opts.toolName = single("tool-name");
+    if (vm.count("cuda-api-version"))
+        opts.cudaApiVersion = parseCudaApiVersion(single("cuda-api-version"));
     if (vm.count("suppress-debug-info") && !opts.debug)
         throw FatalError("Conflicting options '--suppress-debug-info' and 'no -g'");
     if (vm.count("disable-smem-reservation"))

@@ -186,7 +186,7 @@ private:
             pool.push_back('\0');
             return at;
         };
-        uint32_t tool = add("culd");
+        uint32_t tool = add(ctx_.opts.toolName);
         uint32_t version = add("culd, the open CUDA device linker, version " CULD_VERSION);
         uint32_t branch = add("culd");
         uint32_t options = add("-arch " + ctx_.opts.archText + " ");
@@ -215,7 +215,7 @@ private:
         std::vector<uint8_t> out;
         appendNoteHeader(out, 8, 1000);
         uint16_t version = 2, sm = static_cast<uint16_t>(ctx_.arch.sm);
-        uint32_t cudaVersion = 0x82;
+        uint32_t cudaVersion = kToolkitVersion;
         out.insert(out.end(), reinterpret_cast<uint8_t *>(&version),
                    reinterpret_cast<uint8_t *>(&version) + 2);
         out.insert(out.end(), reinterpret_cast<uint8_t *>(&sm),

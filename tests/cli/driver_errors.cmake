@@ -29,7 +29,7 @@ function(expect_failure name expected)
 endfunction()
 
 expect_failure(unknown-option "culd error : Unknown option '--frobnicate'" -arch=sm_90 --frobnicate garbage.cubin)
-expect_failure(not-yet "culd error : option '--time' is not supported yet" -arch=sm_90 --time=x.csv garbage.cubin)
+expect_failure(not-yet "culd error : option '--uidx-file' is not supported yet" -arch=sm_90 --uidx-file=x.uidx garbage.cubin)
 expect_failure(bad-arch "culd error : invalid value 'sm_9x' for option '--arch'" -arch=sm_9x garbage.cubin)
 expect_failure(no-arch "culd error : no target architecture given" garbage.cubin)
 expect_failure(no-plugin "culd error : no plugin serves sm_999" -arch=sm_999 garbage.cubin)

@@ -4,7 +4,7 @@
 // --preserve-relocs, bit 3 the input is a host object, bit 4 a second,
 // valid cubin joins the link, bit 5 --force-rela), byte 1 the target arch;
 // the rest is the file. Inputs and output live in a private temporary
-// directory; plugins are loaded once, from the build tree.
+// directory (in /dev/shm where it exists); plugins are loaded once, from the build tree.
 #include "FuzzUtil.h"
 
 #include "culd/Link.h"
@@ -26,13 +26,22 @@ namespace {
 
 const char *const kArchs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_52"};
 
+// Every execution writes its input and output: a memory file system, where
+// there is one, spares the disk (about an eighth of the time per execution).
+fs::path scratchRoot() {
+    std::error_code ec;
+    if (fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0)
+        return "/dev/shm";
+    return fs::temp_directory_path();
+}
+
 struct Workspace {
     fs::path dir;
     culd::PluginRegistry plugins{{CULD_BUILD_PLUGIN_DIR}};
     std::string companion; // a valid cubin to link against, when one is found
 
     Workspace() {
-        dir = fs::temp_directory_path() / ("culd-fuzz-link-" + std::to_string(::getpid()));
+        dir = scratchRoot() / ("culd-fuzz-link-" + std::to_string(::getpid()));
         fs::create_directories(dir);
         spdlog::set_level(spdlog::level::off);
         fs::path lib = fs::path(CULD_FIXTURES_DIR) / "02-cross-file-call" / "sm_80" / "lib.cubin";

@@ -22,4 +22,10 @@ void checkCompatSection(std::string_view file, const ElfSection &section);
 void checkSymbols(std::string_view file, const ElfSection &symtab,
                   const std::vector<ElfSymbol> &symbols);
 
+// Inputs newer than the toolkit culd reproduces (.note.nv.cuinfo above
+// 130) are refused, as nvlink refuses them; with --cuda-api-version
+// (`linkLineVersion`, 0 when not given) so is an EIATTR_CUDA_API_VERSION
+// above it. FatalError in nvlink's words.
+void checkCudaVersions(std::string_view file, const ElfFile &elf, uint32_t linkLineVersion);
+
 } // namespace culd

@@ -16,6 +16,10 @@ struct InputLimits {
     uint64_t maxOutputBytes = uint64_t(4) << 30;       // the output file
 };
 
+// The CUDA toolkit whose nvlink culd reproduces, as its notes and
+// attributes spell versions (130 = 13.0): newer inputs are refused.
+constexpr uint32_t kToolkitVersion = 130;
+
 struct Options {
     // What to do.
     bool showHelp = false;
@@ -64,6 +68,9 @@ struct Options {
     std::string hostCcbin;          // --host-ccbin (default gcc)
     std::string ptxasPath;          // --ptxas-path
     std::string registerLinkBinaries; // --register-link-binaries FILE
+    std::string timeFile;           // -time FILE ('-': stdout)
+    std::string toolName = "culd";  // --tool-name: the linker's own tkinfo record
+    uint32_t cudaApiVersion = 0;    // --cuda-api-version as 130; 0: not given
     std::string machine = "64";
     unsigned threads = 0;           // 0 = hardware concurrency (max 2 used)
     InputLimits limits;

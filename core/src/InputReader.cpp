@@ -143,20 +143,23 @@ private:
             throw FatalError(name + ": not a fatbin (wrong magic)");
     }
 
-    // A whole-program (ET_EXEC) cubin has nothing left to link: nvlink
-    // skips it without a word, whatever its arch, named directly or found in
-    // a fatbin (docs/nvlink-findings.md, Refusals).
-    static bool isExecutableCubin(ByteView bytes) {
+    // nvlink skips some cubins without a word, whatever their arch, named
+    // directly or found in a fatbin (docs/nvlink-findings.md, Refusals): a
+    // whole-program (ET_EXEC) cubin, which has nothing left to link, and one
+    // that is not ELF64 little-endian (e_ident class or data patched).
+    static bool isSkippedCubin(ByteView bytes) {
         if (bytes.size < 20)
             return false;
+        if (bytes.data[elf::EI_CLASS] != elf::ELFCLASS64 || bytes.data[elf::EI_DATA] != elf::ELFDATA2LSB)
+            return true;
         uint16_t type = uint16_t(bytes.data[16] | bytes.data[17] << 8);
         uint16_t machine = uint16_t(bytes.data[18] | bytes.data[19] << 8);
         return machine == elf::EM_CUDA && type != elf::ET_REL;
     }
 
     void addCubin(std::unique_ptr<MappedFile> map, const std::string &name) {
-        if (isExecutableCubin(map->bytes())) {
-            spdlog::debug("ignore input {}: not relocatable", name);
+        if (isSkippedCubin(map->bytes())) {
+            spdlog::debug("ignore input {}: not a relocatable ELF64 little-endian cubin", name);
             return;
         }
         std::unique_ptr<ObjectFile> file = ObjectFile::fromBytes(std::move(map), name, order_++);

@@ -469,9 +469,11 @@ private:
 
     void writeHeaders(std::vector<uint8_t> &image) {
         Ehdr64 eh{};
-        // The identification of the first input; without device inputs,
-        // the target's own (a link of host objects without device code is
-        // valid and gives an empty cubin, as with nvlink).
+        // The OS/ABI identification of the first input; without device
+        // inputs, the target's own (a link of host objects without device
+        // code is valid and gives an empty cubin, as with nvlink). The rest
+        // of e_ident is nvlink's own: version 1, zero padding, whatever the
+        // input holds there.
         static const uint8_t magic[4] = {0x7F, 'E', 'L', 'F'};
         std::memcpy(eh.ident, magic, 4);
         eh.ident[5] = ELFDATA2LSB;
@@ -482,7 +484,8 @@ private:
         uint32_t version = 1;
         if (!ctx_.files.empty()) {
             const ElfHeader &in = ctx_.files.front()->elf().header();
-            std::memcpy(eh.ident, in.ident, 16);
+            eh.ident[7] = in.ident[7];
+            eh.ident[8] = in.ident[8];
             version = in.version;
         }
         eh.ident[4] = ELFCLASS64;

@@ -64,3 +64,35 @@ TEST_CASE("refusal: -ghls takes no input files", "[refusal]") {
           "Input files are not allowed with -ghls option; use --help for more information");
     CHECK_FALSE(fs::exists(dir / "out.ld"));
 }
+
+TEST_CASE("refusal: a cubin that is not ELF64 little-endian is skipped, as nvlink does",
+          "[refusal]") {
+    // nvlink 13.0 links such an input as if it were absent (exit 0, no
+    // message; 255 only when its symbols were needed): the output equals
+    // the link of lib.cubin alone.
+    TempDir dir;
+    REQUIRE(link({"-arch=sm_80", kLib.string(), "-o", (dir / "alone.cubin").string()}) == "ok");
+    const std::vector<uint8_t> alone = readFile(dir / "alone.cubin");
+    for (auto [offset, value] : {std::pair<size_t, uint8_t>{4, 1}, {4, 0}, {4, 3}, {5, 2}, {5, 0}}) {
+        CAPTURE(offset, int(value));
+        CHECK(linkWithByte(dir, offset, value) == "ok");
+        CHECK(readFile(dir / "out.cubin") == alone);
+    }
+}
+
+TEST_CASE("e_ident of the output is nvlink's whatever the input's version and padding",
+          "[refusal]") {
+    // nvlink takes only OS/ABI and ABI version from its first input; an
+    // input with EI_VERSION 0 or non-zero padding is linked, and the output
+    // has EI_VERSION 1 and zero padding.
+    TempDir dir;
+    for (auto [offset, value] : {std::pair<size_t, uint8_t>{6, 0}, {6, 2}, {9, 5}, {15, 7}}) {
+        CAPTURE(offset, int(value));
+        REQUIRE(linkWithByte(dir, offset, value) == "ok");
+        std::vector<uint8_t> out = readFile(dir / "out.cubin");
+        REQUIRE(out.size() > 16);
+        CHECK(out[6] == 1);
+        for (size_t i = 9; i < 16; ++i)
+            CHECK(out[i] == 0);
+    }
+}

@@ -7,6 +7,8 @@
 namespace culd::elf {
 
 constexpr uint16_t EM_CUDA = 190;
+constexpr unsigned EI_CLASS = 4; // e_ident index of the class (32 or 64 bits)
+constexpr unsigned EI_DATA = 5;  // e_ident index of the data encoding
 constexpr uint8_t ELFCLASS32 = 1;
 constexpr uint8_t ELFCLASS64 = 2;
 constexpr uint8_t ELFDATA2LSB = 1;

@@ -547,8 +547,8 @@ private:
 
     // nvlink treats a link with fewer than two root kernels (kernels kept for
     // themselves, not only because a removed launcher takes their address)
-    // as a single-entry link: its kernel's EXTERNS is appended anew, and only
-    // root kernels get a MIN_STACK_SIZE.
+    // as a single-entry link: its root kernel's EXTERNS is computed anew
+    // (kernelExterns), and only root kernels get a MIN_STACK_SIZE.
     bool multiEntryLink() const { return ctx_.rootKernels >= 2; }
 
     // A kernel uses as many named barriers as the most any function it

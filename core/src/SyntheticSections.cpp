@@ -383,7 +383,7 @@ private:
                     propagateBarriers(records, s->owner);
                 }
                 if (entry && !externsInPlace && !ctx_.opts.relocatable)
-                    if (std::optional<MergedRecord> m = externsRecord(reachableUndefined(s->owner)))
+                    if (std::optional<MergedRecord> m = externsRecord(kernelDependencies(s->owner)))
                         records.push_back(std::move(*m));
                 OutputSection *out = ctx_.makeOutput(std::string(s->name()), SHT_CUDA_INFO,
                                                      SHF_INFO_LINK);
@@ -475,24 +475,80 @@ private:
         return externsRecord(still);
     }
 
-    // A kernel's EXTERNS lists what it depends on (reachableUndefined).
-    // nvlink rewrites the input record in place when the link has more than
-    // one root kernel (Context::rootKernels), or when the input record still
-    // names something undefined (or a kernel); otherwise -- a single-entry
-    // link whose kernel's listed functions all got defined -- the record goes
-    // and a new one is appended after the others. Which file defines what,
-    // the input order, or whether the kernel's file has a symbol of the new
-    // list make no difference (cases 61, 62, 07, 08, 70, 71).
+    // What a kernel's EXTERNS lists: what it depends on (reachableUndefined),
+    // except for the lone root kernel of a single-entry link, which lists
+    // every undefined function left in the output (loneRootDependencies).
+    const std::vector<Symbol *> &kernelDependencies(Symbol *kernel) {
+        if (isLoneRoot(kernel))
+            return loneRootDependencies(kernel);
+        return reachableUndefined(kernel);
+    }
+
+    // Where a kernel's EXTERNS goes. In a link with more than one root
+    // kernel (Context::rootKernels) nvlink rewrites the input record in
+    // place. The lone root kernel of a single-entry link keeps its record in
+    // place only when what the record still names (undefined functions,
+    // kernels) is already the whole new list; any name to add (a callee's
+    // malloc, a destructor's free) drops the record, and a new one is
+    // appended after the others (cases 07, 62, 08, 71; host case 22). Any
+    // other kernel keeps its record in place while it still names
+    // something. Which file defines what, the input order, or whether the
+    // kernel's file has a symbol of the new list make no difference
+    // (cases 61, 62, 07, 08, 70, 71).
     std::optional<MergedRecord> kernelExterns(const MergedRecord &input, Symbol *kernel) {
-        if (!multiEntryLink() && !stillUndefined(input))
+        if (multiEntryLink())
+            return externsRecord(reachableUndefined(kernel));
+        std::optional<MergedRecord> still = stillUndefined(input);
+        if (!still)
             return std::nullopt;
+        if (isLoneRoot(kernel)) {
+            const std::vector<Symbol *> &deps = loneRootDependencies(kernel);
+            if (!sameSymbols(*still, deps))
+                return std::nullopt;
+            return externsRecord(deps);
+        }
         return externsRecord(reachableUndefined(kernel));
+    }
+
+    bool isLoneRoot(const Symbol *kernel) const {
+        return !multiEntryLink() && !ctx_.opts.relocatable && kernel->rootKernel;
+    }
+
+    // nvlink gives the one root kernel of a single-entry link every undefined
+    // function of the output, reachable from it or not: a function only a
+    // vtable or a global function-pointer table names (a virtual deleting
+    // destructor's free, when the kernel deleting through it was removed)
+    // counts too, though it adds no call-graph edge (registers and stack do
+    // not follow it). The names the kernel reaches come first, in
+    // reachableUndefined's order, then the others last-seen first (nvlink
+    // lists them by descending symbol index; host case 20).
+    const std::vector<Symbol *> &loneRootDependencies(Symbol *kernel) {
+        if (loneRootMemo_)
+            return *loneRootMemo_;
+        std::vector<Symbol *> list = reachableUndefined(kernel);
+        std::unordered_set<Symbol *> listed(list.begin(), list.end());
+        const std::vector<Symbol *> &globals = ctx_.symtab.globals();
+        for (auto it = globals.rbegin(); it != globals.rend(); ++it) {
+            Symbol *s = *it;
+            if (!s->defined && s->isFunction() && ctx_.referencedFromLiveCode.count(s) &&
+                listed.insert(s).second)
+                list.push_back(s);
+        }
+        loneRootMemo_ = std::move(list);
+        return *loneRootMemo_;
+    }
+
+    static bool sameSymbols(const MergedRecord &record, const std::vector<Symbol *> &symbols) {
+        std::unordered_set<Symbol *> named;
+        for (auto &[at, sym] : record.symbolWords)
+            named.insert(sym);
+        return named == std::unordered_set<Symbol *>(symbols.begin(), symbols.end());
     }
 
     // nvlink treats a link with fewer than two root kernels (kernels kept for
     // themselves, not only because a removed launcher takes their address)
-    // as a single-entry link: its kernel's EXTERNS is appended anew, and only
-    // root kernels get a MIN_STACK_SIZE.
+    // as a single-entry link: its root kernel's EXTERNS is computed anew
+    // (kernelExterns), and only root kernels get a MIN_STACK_SIZE.
     bool multiEntryLink() const { return ctx_.rootKernels >= 2; }
 
     // A kernel uses as many named barriers as the most any function it
@@ -698,6 +754,7 @@ private:
     std::unordered_map<Symbol *, uint32_t> entryRegs_;
     std::unordered_map<Symbol *, bool> entryRecursive_;
     std::unordered_map<Symbol *, std::vector<Symbol *>> externsMemo_;
+    std::optional<std::vector<Symbol *>> loneRootMemo_; // one root kernel per link
 
     OutputSection *cuinfo_ = nullptr;
     uint32_t compatFastpath_ = ~0u;

@@ -1,0 +1,1 @@
+nvcc -arch=sm_75 -rdc=true main.o others.o -o app

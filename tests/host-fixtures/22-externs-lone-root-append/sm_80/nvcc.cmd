@@ -1,0 +1,1 @@
+nvcc -arch=sm_80 -rdc=true main.o others.o -o app

@@ -1,0 +1,1 @@
+nvcc -arch=sm_90 -rdc=true main.o others.o -o app

@@ -4,7 +4,6 @@
 // writes the headers and the linker-made tables, then copies every input
 // byte exactly once into the output buffer, patches relocations in place
 // (sections in parallel) and writes the file atomically.
-#include "culd/Align.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/ElfWriter.h"

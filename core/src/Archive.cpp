@@ -8,6 +8,7 @@
 #include "culd/Archive.h"
 
 #include "culd/Diagnostics.h"
+#include "culd/Strings.h"
 
 #include <cstring>
 #include <filesystem>
@@ -19,10 +20,6 @@ namespace {
 constexpr std::string_view kArchMagic = "!<arch>\n";
 constexpr std::string_view kThinMagic = "!<thin>\n";
 constexpr uint64_t kHeaderSize = 60;
-
-bool startsWith(ByteView bytes, std::string_view magic) {
-    return bytes.size >= magic.size() && std::memcmp(bytes.data, magic.data(), magic.size()) == 0;
-}
 
 std::string_view field(const uint8_t *header, size_t offset, size_t size) {
     std::string_view s(reinterpret_cast<const char *>(header) + offset, size);

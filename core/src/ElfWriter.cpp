@@ -1,8 +1,11 @@
-// Layout and serialization of output cubins. See ElfWriter.h for the rules.
+// Layout and serialization of output cubins, for the linker's writer and
+// the round-trip proof alike. See ElfWriter.h for the rules.
 
 #include "culd/ElfWriter.h"
+#include "culd/Align.h"
 #include "culd/Hex.h"
 #include "culd/OutputFile.h"
+#include "culd/StringTable.h"
 
 #include "culd/Diagnostics.h"
 
@@ -21,12 +24,6 @@ namespace culd {
 using namespace elf;
 
 namespace {
-
-uint64_t alignUp(uint64_t value, uint64_t align) {
-    if (align <= 1)
-        return value;
-    return (value + align - 1) / align * align;
-}
 
 template <class T> void store(uint8_t *out, const T &value) {
     std::memcpy(out, &value, sizeof value);
@@ -50,20 +47,14 @@ ByteView ImageSection::bytes() const {
 
 bool ImageSection::occupiesFileSpace() const {
     return std::holds_alternative<ByteView>(content) ||
-           std::holds_alternative<std::vector<uint8_t>>(content);
+           std::holds_alternative<std::vector<uint8_t>>(content) ||
+           std::holds_alternative<FilledLater>(content);
 }
 
-// --- StringTableBuilder ----------------------------------------------------
-
-uint32_t StringTableBuilder::add(std::string_view s) {
-    if (s.empty())
-        return 0;
-    auto [it, inserted] = offsets_.try_emplace(std::string(s), static_cast<uint32_t>(bytes_.size()));
-    if (inserted) {
-        bytes_.insert(bytes_.end(), s.begin(), s.end());
-        bytes_.push_back(0);
-    }
-    return it->second;
+uint64_t ImageSection::contentFileSize() const {
+    if (auto later = std::get_if<FilledLater>(&content))
+        return later->size;
+    return bytes().size;
 }
 
 // --- ElfImage: model -------------------------------------------------------
@@ -100,7 +91,7 @@ uint64_t ElfImage::sectionSize(uint32_t index) const {
         return sectionSize(alias->section); // checkConsistency forbids chains
     if (auto nobits = std::get_if<NoFileData>(&s.content))
         return nobits->size;
-    return s.bytes().size;
+    return s.contentFileSize();
 }
 
 // --- ElfImage: layout ------------------------------------------------------
@@ -117,7 +108,7 @@ void ElfImage::layout() {
         end = std::max(end, phoff + programHeaders.size() * phdrSize());
     for (const ImageSection &s : sections)
         if (s.occupiesFileSpace())
-            end = std::max(end, s.offset + std::max(s.bytes().size, s.reservedSize));
+            end = std::max(end, s.offset + std::max(s.contentFileSize(), s.reservedSize));
     if (!is64() && end > UINT32_MAX)
         throw FatalError("output too large for ELF32 (" + hex(end) + " bytes)");
     fileSize_ = end;
@@ -133,7 +124,7 @@ void ElfImage::checkConsistency() const {
     if (header.shstrndx >= sections.size())
         fail("shstrndx " + std::to_string(header.shstrndx) + " out of range");
     for (uint32_t i = 0; i < sections.size(); ++i) {
-        // Powers of two up to 4 GiB keep alignUp() exact and overflow-free.
+        // Powers of two up to 4 GiB keep alignTo() exact and overflow-free.
         const uint64_t align = sections[i].addralign;
         if ((align & (align - 1)) != 0 || align > (uint64_t(1) << 32))
             fail("section " + std::to_string(i) + " '" + sections[i].name + "' has alignment " +
@@ -147,12 +138,15 @@ void ElfImage::checkConsistency() const {
                  "' aliases section " + std::to_string(alias->section) +
                  ", which has no file data of its own");
     }
-    for (const OutputProgramHeader &ph : programHeaders)
-        if (ph.source == SegmentSource::Sections &&
-            (ph.firstSection == 0 || ph.firstSection > ph.lastSection ||
-             ph.lastSection >= sections.size()))
-            fail("program header covers bad section range [" + std::to_string(ph.firstSection) +
-                 ", " + std::to_string(ph.lastSection) + "]");
+    for (const OutputProgramHeader &ph : programHeaders) {
+        if (ph.source != SegmentSource::Sections)
+            continue;
+        if (ph.sections.empty())
+            fail("program header covers no section");
+        for (uint32_t i : ph.sections)
+            if (i == 0 || i >= sections.size())
+                fail("program header covers section " + std::to_string(i) + ", out of range");
+    }
 }
 
 // Builds .shstrtab from the section names unless every section already has
@@ -166,10 +160,10 @@ void ElfImage::buildSectionNames() {
     if (table.type != SHT_STRTAB)
         throw FatalError("invalid output image: section " + std::to_string(header.shstrndx) +
                          " named by shstrndx is not a string table");
-    StringTableBuilder builder;
+    StringTable builder;
     for (ImageSection &s : sections)
         s.nameOffset = builder.add(s.name);
-    table.content = builder.take();
+    table.content = builder.bytes();
 }
 
 void ElfImage::assignSectionOffsets() {
@@ -177,17 +171,17 @@ void ElfImage::assignSectionOffsets() {
     for (ImageSection &s : sections) {
         if (&s == &sections[0] || s.isAlias())
             continue;
-        s.offset = alignUp(cursor, s.addralign);
+        s.offset = alignTo(cursor, s.addralign);
         // A section without file data still moves the cursor to its aligned
         // offset (ptxas puts what follows there).
-        cursor = s.occupiesFileSpace() ? s.offset + std::max(s.bytes().size, s.reservedSize)
+        cursor = s.occupiesFileSpace() ? s.offset + std::max(s.contentFileSize(), s.reservedSize)
                                        : s.offset;
     }
     for (ImageSection &s : sections)
         if (auto alias = std::get_if<AliasOf>(&s.content))
             s.offset = sections[alias->section].offset;
     sections[0].offset = 0;
-    shoff = alignUp(cursor, is64() ? 8 : 4);
+    shoff = alignTo(cursor, is64() ? 8 : 4);
     phoff = programHeaders.empty() ? 0 : shoff + sections.size() * shdrSize();
 }
 
@@ -209,21 +203,23 @@ void ElfImage::resolveProgramHeaders() {
 
 // nvlink gives the NOBITS sections of a segment consecutive memory after the
 // file-backed part, although they all share one file offset: memsz is filesz
-// plus their sizes, each placed at its alignment.
+// plus their sizes, each placed at its alignment (nvlink 13.0 counts that
+// padding). A segment that starts with a NOBITS section has no file bytes.
 void ElfImage::computeSegment(OutputProgramHeader &ph) const {
-    const uint64_t start = sections[ph.firstSection].offset;
+    auto hasFileData = [&](uint32_t i) {
+        return !std::holds_alternative<NoFileData>(sections[i].content);
+    };
+    const uint64_t start = sections[ph.sections.front()].offset;
     uint64_t fileEnd = start;
-    for (uint32_t i = ph.firstSection; i <= ph.lastSection; ++i) {
-        const ImageSection &s = sections[i];
-        const bool nobits = std::holds_alternative<NoFileData>(s.content);
-        fileEnd = std::max(fileEnd, nobits ? s.offset : s.offset + sectionSize(i));
-    }
+    for (uint32_t i : ph.sections)
+        fileEnd = std::max(fileEnd, hasFileData(i) ? sections[i].offset + sectionSize(i)
+                                                   : sections[i].offset);
     uint64_t memEnd = fileEnd - start;
-    for (uint32_t i = ph.firstSection; i <= ph.lastSection; ++i)
-        if (std::holds_alternative<NoFileData>(sections[i].content))
-            memEnd = alignUp(memEnd, sections[i].addralign) + sectionSize(i);
+    for (uint32_t i : ph.sections)
+        if (!hasFileData(i))
+            memEnd = alignTo(memEnd, sections[i].addralign) + sectionSize(i);
     ph.offset = start;
-    ph.filesz = fileEnd - start;
+    ph.filesz = hasFileData(ph.sections.front()) ? fileEnd - start : 0;
     ph.memsz = memEnd;
 }
 
@@ -369,12 +365,12 @@ public:
             ImageSection &s = image_.sections[i];
             if (s.isAlias())
                 continue;
-            const uint64_t expected = alignUp(cursor, s.addralign);
+            const uint64_t expected = alignTo(cursor, s.addralign);
             if (s.offset != expected) {
                 if (!s.occupiesFileSpace() || !explainAsSlack(last, cursor, s.offset, s.addralign))
                     return describe(i, s) + " is at " + hex(s.offset) + ", rules give " +
                            hex(expected);
-                cursor = s.offset; // == alignUp(last->offset + last->reservedSize)
+                cursor = s.offset; // == alignTo(last->offset + last->reservedSize)
             }
             if (s.occupiesFileSpace() && s.bytes().size != 0) {
                 cursor = s.offset + s.bytes().size;
@@ -384,9 +380,9 @@ public:
             }
         }
         const uint64_t shoff = file_.header().shoff;
-        if (shoff != alignUp(cursor, shAlign) && !explainAsSlack(last, cursor, shoff, shAlign))
+        if (shoff != alignTo(cursor, shAlign) && !explainAsSlack(last, cursor, shoff, shAlign))
             return "section header table is at " + hex(shoff) + ", rules give " +
-                   hex(alignUp(cursor, shAlign));
+                   hex(alignTo(cursor, shAlign));
         return {};
     }
 
@@ -398,7 +394,7 @@ private:
     // Zero bytes between the end of `last` and `target` can be modelled as
     // reserved space of `last` if the rules then land exactly on `target`.
     bool explainAsSlack(ImageSection *last, uint64_t cursor, uint64_t target, uint64_t align) {
-        if (!last || target < cursor || alignUp(target, align) != target)
+        if (!last || target < cursor || alignTo(target, align) != target)
             return false;
         const uint8_t *bytes = file_.bytes().data;
         if (!allZero(bytes + cursor, bytes + target))
@@ -490,9 +486,9 @@ ElfImage ElfImage::fromFile(const ElfFile &file) {
             for (uint32_t first = 1; first < image.sections.size() && out.source == SegmentSource::Explicit; ++first) {
                 if (image.sections[first].offset != p.offset)
                     continue;
+                OutputProgramHeader candidate = out;
                 for (uint32_t last = first; last < image.sections.size(); ++last) {
-                    OutputProgramHeader candidate = out;
-                    candidate.firstSection = first, candidate.lastSection = last;
+                    candidate.sections.push_back(last); // sections [first, last]
                     image.computeSegment(candidate);
                     if (candidate.filesz > p.filesz && candidate.memsz > p.memsz)
                         break;

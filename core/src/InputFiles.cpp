@@ -4,6 +4,7 @@
 
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
+#include "culd/Strings.h"
 
 #include <algorithm>
 #include <cstring>
@@ -11,10 +12,6 @@
 namespace culd {
 
 namespace {
-
-bool startsWith(std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
-}
 
 // ".nv.constant3" -> bank 3, rest "" ; ".nv.constant0.k" -> bank 0, rest "k".
 bool parseConstantName(std::string_view name, uint32_t *bank, std::string_view *rest) {

@@ -6,6 +6,7 @@
 
 #include "culd/Elf.h"
 #include "culd/Fatbin.h"
+#include "culd/Strings.h"
 
 #include <cstring>
 
@@ -28,19 +29,6 @@ uint16_t loadU16(const uint8_t *p) {
     uint16_t v;
     std::memcpy(&v, p, 2);
     return v;
-}
-
-bool hasPrefix(ByteView bytes, std::string_view prefix) {
-    return bytes.size >= prefix.size() && std::memcmp(bytes.data, prefix.data(), prefix.size()) == 0;
-}
-
-bool endsWith(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::string_view baseName(std::string_view path) {
-    const size_t slash = path.rfind('/');
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
 InputKind classifyElf(ByteView bytes) {
@@ -110,13 +98,13 @@ const char *inputKindName(InputKind kind) {
 }
 
 InputKind detectInputKind(ByteView bytes, std::string_view path) {
-    if (hasPrefix(bytes, "\x7F" "ELF"))
+    if (startsWith(bytes, "\x7F" "ELF"))
         return classifyElf(bytes);
     if (bytes.size >= 4 && loadU32(bytes.data) == fatbin::kMagic)
         return InputKind::Fatbin;
-    if (hasPrefix(bytes, "!<arch>\n"))
+    if (startsWith(bytes, "!<arch>\n"))
         return InputKind::Archive;
-    if (hasPrefix(bytes, "!<thin>\n"))
+    if (startsWith(bytes, "!<thin>\n"))
         return InputKind::ThinArchive;
     if (looksLikeNvvmIr(bytes))
         return InputKind::LtoIr;

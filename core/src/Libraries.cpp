@@ -1,6 +1,7 @@
 #include "culd/Libraries.h"
 
 #include "culd/Diagnostics.h"
+#include "culd/Strings.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -13,20 +14,8 @@ namespace culd {
 
 std::vector<std::string> librarySearchPath(const std::vector<std::string> &libraryPaths) {
     std::vector<std::string> dirs = libraryPaths;
-    if (const char *env = std::getenv("LIBRARY_PATH")) {
-        std::string list(env);
-        size_t start = 0;
-        while (start <= list.size()) {
-            size_t colon = list.find(':', start);
-            std::string dir = list.substr(start, colon == std::string::npos ? std::string::npos
-                                                                            : colon - start);
-            if (!dir.empty())
-                dirs.push_back(dir);
-            if (colon == std::string::npos)
-                break;
-            start = colon + 1;
-        }
-    }
+    for (std::string &dir : searchPathFromEnv("LIBRARY_PATH"))
+        dirs.push_back(std::move(dir));
     return dirs;
 }
 

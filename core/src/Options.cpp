@@ -7,6 +7,7 @@
 #include "culd/Options.h"
 
 #include "culd/Diagnostics.h"
+#include "culd/Strings.h"
 #include "culd/PluginRegistry.h"
 
 #include <algorithm>
@@ -279,15 +280,11 @@ bool parseBool(const std::string &option, const std::string &value) {
 }
 
 // Splits comma-separated list values as nvlink does for `<x>,...` options.
-std::vector<std::string> splitList(const std::vector<std::string> &values) {
+std::vector<std::string> splitCommaLists(const std::vector<std::string> &values) {
     std::vector<std::string> out;
-    for (const std::string &v : values) {
-        std::stringstream ss(v);
-        std::string item;
-        while (std::getline(ss, item, ','))
-            if (!item.empty())
-                out.push_back(item);
-    }
+    for (const std::string &v : values)
+        for (std::string &item : culd::splitList(v, ','))
+            out.push_back(std::move(item));
     return out;
 }
 
@@ -353,8 +350,8 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.suppressStackSizeWarning = vm.count("suppress-stack-size-warning");
     opts.outputFile = single("output-file");
     opts.inputs = values("input");
-    opts.libraryPaths = splitList(values("library-path"));
-    opts.libraries = splitList(values("library"));
+    opts.libraryPaths = splitCommaLists(values("library-path"));
+    opts.libraries = splitCommaLists(values("library"));
     opts.pluginDirs = values("plugin-dir");
     opts.cpuArch = single("cpu-arch");
     // nvlink's list; anything else (x86_64 in lower case too) is refused.
@@ -366,8 +363,8 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.relocatable = vm.count("relocatable-link");
     opts.preserveRelocs = vm.count("preserve-relocs");
     opts.forceRela = vm.count("force-rela");
-    opts.kernelsUsed = splitList(values("kernels-used"));
-    opts.variablesUsed = splitList(values("variables-used"));
+    opts.kernelsUsed = splitCommaLists(values("kernels-used"));
+    opts.variablesUsed = splitCommaLists(values("variables-used"));
     opts.useHostInfo = vm.count("use-host-info");
     opts.ignoreHostInfo = vm.count("ignore-host-info");
     opts.keepSystemLibraries = vm.count("keep-system-libraries");

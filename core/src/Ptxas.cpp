@@ -1,6 +1,7 @@
 #include "culd/Ptxas.h"
 
 #include "culd/Diagnostics.h"
+#include "culd/Strings.h"
 #include "culd/Process.h"
 
 #include <cerrno>
@@ -58,20 +59,9 @@ std::string findPtxas(const std::string &explicitPath) {
         if (const char *root = std::getenv(var))
             if (isExecutable(fs::path(root) / "bin" / "ptxas"))
                 return (fs::path(root) / "bin" / "ptxas").string();
-    if (const char *path = std::getenv("PATH")) {
-        std::string list(path);
-        size_t start = 0;
-        while (start <= list.size()) {
-            size_t colon = list.find(':', start);
-            std::string dir = list.substr(start, colon == std::string::npos ? std::string::npos
-                                                                            : colon - start);
-            if (!dir.empty() && isExecutable(fs::path(dir) / "ptxas"))
-                return (fs::path(dir) / "ptxas").string();
-            if (colon == std::string::npos)
-                break;
-            start = colon + 1;
-        }
-    }
+    for (const std::string &dir : searchPathFromEnv("PATH"))
+        if (isExecutable(fs::path(dir) / "ptxas"))
+            return (fs::path(dir) / "ptxas").string();
     if (isExecutable("/usr/local/cuda/bin/ptxas"))
         return "/usr/local/cuda/bin/ptxas";
     return {};

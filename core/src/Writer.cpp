@@ -1,10 +1,12 @@
 // The writer: orders sections and symbols as nvlink does, numbers them,
-// builds the string tables and relocation sections, lays the file out, copies
-// every input byte exactly once into the output buffer, patches relocations
-// in place (sections in parallel) and writes the file atomically.
-#include "culd/Align.h"
+// builds the string tables and relocation sections, describes the file as an
+// ElfImage (the one layout engine, ElfWriter.h) that assigns every offset and
+// writes the headers and the linker-made tables, then copies every input
+// byte exactly once into the output buffer, patches relocations in place
+// (sections in parallel) and writes the file atomically.
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
+#include "culd/ElfWriter.h"
 #include "culd/OutputFile.h"
 #include "culd/StringTable.h"
 #include "culd/Link.h"
@@ -67,16 +69,16 @@ public:
                 s->build(*s);
         writeSymtab();
         writeStringTables();
-        layout();
-        if (fileSize_ > ctx_.opts.limits.maxOutputBytes)
+        ElfImage image = describeImage();
+        image.layout();
+        if (image.fileSize() > ctx_.opts.limits.maxOutputBytes)
             throw FatalError(ctx_.opts.outputFile + ": the output would be " +
-                             std::to_string(fileSize_) + " bytes, past the limit of " +
+                             std::to_string(image.fileSize()) + " bytes, past the limit of " +
                              std::to_string(ctx_.opts.limits.maxOutputBytes) +
                              " (--max-output-size)");
-        std::vector<uint8_t> image(fileSize_, 0);
-        writeHeaders(image);
-        copySections(image);
-        writeFileAtomically(ctx_.opts.outputFile, image);
+        std::vector<uint8_t> bytes = image.serialize();
+        copySections(image, bytes);
+        writeFileAtomically(ctx_.opts.outputFile, bytes);
     }
 
 private:
@@ -357,91 +359,74 @@ private:
         strtab_->synthetic = ctx_.strtab.bytes();
     }
 
-    uint64_t contentSize(const OutputSection &s) const {
-        if (s.isNobits())
-            return s.size;
-        return s.pieces.empty() ? s.synthetic.size() : s.size;
+    // The output as the layout engine sees it: sections in index order,
+    // program headers by the sections they cover, the header fields.
+    ElfImage describeImage() const {
+        ElfImage image;
+        for (const OutputSection *s : sections_)
+            image.addSection(describeSection(*s));
+        image.programHeaders = programHeaders();
+        image.header = imageHeader();
+        return image;
     }
 
-    void layout() {
-        uint64_t offset = sizeof(Ehdr64);
-        for (OutputSection *s : sections_) {
-            offset = alignTo(offset, s->addralign);
-            s->fileOffset = offset;
-            if (!s->isNobits())
-                offset += contentSize(*s);
-        }
-        shoff_ = alignTo(offset, 8);
-        uint64_t end = shoff_ + (sections_.size() + 1) * sizeof(Shdr64);
-        makeProgramHeaders();
-        phoff_ = phdrs_.empty() ? 0 : end;
-        for (Phdr64 &p : phdrs_)
-            if (p.type == PT_PHDR || (p.type == PT_LOAD && p.offset == ~0ull)) {
-                p.offset = phoff_;
-                p.filesz = p.memsz = phdrs_.size() * sizeof(Phdr64);
-            }
-        fileSize_ = end + phdrs_.size() * sizeof(Phdr64);
+    ImageSection describeSection(const OutputSection &s) const {
+        ImageSection out;
+        out.name = s.name;
+        out.nameOffset = shNames_.at(&s);
+        out.type = s.type;
+        out.flags = s.flags;
+        if (s.name == ".note.nv.cuinfo" && !compatIndex())
+            out.flags &= ~SHF_INFO_LINK;
+        out.link = s.linkSection ? s.linkSection->index : (s.linkToSymtab ? symtab_->index : 0);
+        if (s.kind == SectionKind::Text)
+            out.link = symtab_->index;
+        out.info = sectionInfo(s);
+        out.addralign = s.addralign;
+        out.entsize = s.entsize;
+        // Input pieces are copied (and patched) by copySections; the tables
+        // the linker made are borrowed as they are.
+        if (s.isNobits())
+            out.content = NoFileData{s.size};
+        else if (!s.pieces.empty())
+            out.content = FilledLater{s.size};
+        else
+            out.content = ByteView{s.synthetic.data(), s.synthetic.size()};
+        return out;
     }
 
     // sm_75..sm_90: PHDR, LOAD R+X over constant banks and code, LOAD R+W over
     // initialised and uninitialised globals (when there are any), LOAD R+X
     // over the program header table again.
-    void makeProgramHeaders() {
+    std::vector<OutputProgramHeader> programHeaders() const {
         if (ctx_.opts.relocatable)
-            return;
-        Phdr64 phdr{};
-        phdr.type = PT_PHDR;
-        phdr.flags = PF_R | PF_X;
-        phdr.align = 8;
-        phdrs_.push_back(phdr);
-        auto covers = [&](std::initializer_list<SectionKind> kinds) {
-            std::vector<OutputSection *> out;
-            for (OutputSection *s : sections_)
+            return {};
+        OutputProgramHeader table;
+        table.type = PT_PHDR;
+        table.flags = PF_R | PF_X;
+        table.align = 8;
+        table.source = SegmentSource::ProgramHeaderTable;
+        std::vector<OutputProgramHeader> out{table};
+        auto segment = [&](std::initializer_list<SectionKind> kinds, uint32_t flags) {
+            OutputProgramHeader p;
+            p.type = PT_LOAD;
+            p.flags = flags;
+            p.align = 8;
+            p.source = SegmentSource::Sections;
+            for (const OutputSection *s : sections_)
                 if (std::find(kinds.begin(), kinds.end(), s->kind) != kinds.end())
-                    out.push_back(s);
-            return out;
+                    p.sections.push_back(s->index);
+            if (!p.sections.empty())
+                out.push_back(p);
         };
-        std::vector<OutputSection *> code =
-            covers({SectionKind::ConstantBank, SectionKind::ConstantEntry, SectionKind::Text});
-        if (!code.empty())
-            phdrs_.push_back(segment(code, PF_R | PF_X));
-        std::vector<OutputSection *> data =
-            covers({SectionKind::GlobalInit, SectionKind::Global, SectionKind::SharedEntry,
-                    SectionKind::SharedGlobal, SectionKind::SharedReserved, SectionKind::Local});
-        if (!data.empty())
-            phdrs_.push_back(segment(data, PF_R | PF_W));
-        Phdr64 self = phdr;
-        self.type = PT_LOAD;
-        self.offset = ~0ull; // the program header table, set in layout()
-        phdrs_.push_back(self);
-    }
-
-    Phdr64 segment(const std::vector<OutputSection *> &secs, uint32_t flags) const {
-        Phdr64 p{};
-        p.type = PT_LOAD;
-        p.flags = flags;
-        p.align = 8;
-        p.offset = secs.front()->fileOffset;
-        // File bytes run to the first uninitialised section (padding
-        // included); memory adds the uninitialised sections one after the
-        // other, each at its alignment (nvlink 13.0 counts that padding).
-        uint64_t fileEnd = p.offset;
-        std::vector<const OutputSection *> nobits;
-        for (OutputSection *s : secs) {
-            if (s->isNobits()) {
-                fileEnd = std::max(fileEnd, s->fileOffset);
-                nobits.push_back(s);
-            } else {
-                fileEnd = std::max(fileEnd, s->fileOffset + contentSize(*s));
-            }
-        }
-        p.filesz = fileEnd - p.offset;
-        p.memsz = p.filesz;
-        for (const OutputSection *s : nobits)
-            p.memsz = alignTo(p.memsz, s->addralign) + s->size;
-        if (secs.front()->isNobits())
-            p.filesz = 0;
-        return p;
+        segment({SectionKind::ConstantBank, SectionKind::ConstantEntry, SectionKind::Text},
+                PF_R | PF_X);
+        segment({SectionKind::GlobalInit, SectionKind::Global, SectionKind::SharedEntry,
+                 SectionKind::SharedGlobal, SectionKind::SharedReserved, SectionKind::Local},
+                PF_R | PF_W);
+        table.type = PT_LOAD;
+        out.push_back(table);
+        return out;
     }
 
     uint32_t sectionInfo(const OutputSection &s) const {
@@ -467,74 +452,31 @@ private:
         return 0;
     }
 
-    void writeHeaders(std::vector<uint8_t> &image) {
-        Ehdr64 eh{};
-        // The OS/ABI identification of the first input; without device
-        // inputs, the target's own (a link of host objects without device
-        // code is valid and gives an empty cubin, as with nvlink). The rest
-        // of e_ident is nvlink's own: version 1, zero padding, whatever the
-        // input holds there.
-        static const uint8_t magic[4] = {0x7F, 'E', 'L', 'F'};
-        std::memcpy(eh.ident, magic, 4);
-        eh.ident[5] = ELFDATA2LSB;
-        eh.ident[6] = 1;
+    // The OS/ABI identification of the first input; without device inputs,
+    // the target's own (a link of host objects without device code is valid
+    // and gives an empty cubin, as with nvlink). The rest of e_ident is
+    // nvlink's own: version 1, zero padding, whatever the input holds there.
+    ImageHeader imageHeader() const {
+        ImageHeader h;
         bool v7 = ctx_.arch.elf_abi == CULD_ELF_ABI_V7;
-        eh.ident[7] = v7 ? ELFOSABI_CUDA_V7 : ELFOSABI_CUDA_V8;
-        eh.ident[8] = v7 ? 7 : 8;
-        uint32_t version = 1;
+        h.osabi = v7 ? ELFOSABI_CUDA_V7 : ELFOSABI_CUDA_V8;
+        h.abiVersion = v7 ? 7 : 8;
         if (!ctx_.files.empty()) {
             const ElfHeader &in = ctx_.files.front()->elf().header();
-            eh.ident[7] = in.ident[7];
-            eh.ident[8] = in.ident[8];
-            version = in.version;
+            h.osabi = in.ident[7];
+            h.abiVersion = in.ident[8];
+            // Older toolkits store their version here (118 for CUDA 11.8).
+            h.version = in.version;
         }
-        eh.ident[4] = ELFCLASS64;
-        eh.type = ctx_.opts.relocatable ? ET_REL : ET_EXEC;
-        eh.machine = EM_CUDA;
-        // Older toolkits store their version here (118 for CUDA 11.8).
-        eh.version = version;
-        eh.phoff = phoff_;
-        eh.shoff = shoff_;
-        eh.flags = elfFlags();
-        eh.ehsize = sizeof(Ehdr64);
+        h.elfClass = ELFCLASS64;
+        h.type = ctx_.opts.relocatable ? ET_REL : ET_EXEC;
+        h.machine = EM_CUDA;
+        h.flags = elfFlags();
+        h.shstrndx = shstrtab_->index;
         // nvlink -r still records the program-header entry size below sm_100.
-        bool phentsize = !phdrs_.empty() || (ctx_.opts.relocatable && !ctx_.isMercuryTarget());
-        eh.phentsize = phentsize ? sizeof(Phdr64) : 0;
-        eh.phnum = static_cast<uint16_t>(phdrs_.size());
-        eh.shentsize = sizeof(Shdr64);
-        const bool extended = needsExtendedIndices();
-        eh.shnum = extended ? 0 : static_cast<uint16_t>(sections_.size() + 1);
-        eh.shstrndx = shstrtab_->index >= SHN_LORESERVE ? SHN_XINDEX
-                                                        : static_cast<uint16_t>(shstrtab_->index);
-        std::memcpy(image.data(), &eh, sizeof(eh));
-        if (extended) {
-            Shdr64 first{};
-            first.size = sections_.size() + 1;
-            first.link = shstrtab_->index >= SHN_LORESERVE ? shstrtab_->index : 0;
-            std::memcpy(image.data() + shoff_, &first, sizeof(first));
-        }
-
-        uint8_t *sh = image.data() + shoff_ + sizeof(Shdr64);
-        for (OutputSection *s : sections_) {
-            Shdr64 h{};
-            h.name = shNames_[s];
-            h.type = s->type;
-            h.flags = s->flags;
-            if (s->name == ".note.nv.cuinfo" && !compatIndex())
-                h.flags &= ~SHF_INFO_LINK;
-            h.offset = s->fileOffset;
-            h.size = contentSize(*s);
-            h.link = s->linkSection ? s->linkSection->index : (s->linkToSymtab ? symtab_->index : 0);
-            if (s->kind == SectionKind::Text)
-                h.link = symtab_->index;
-            h.info = sectionInfo(*s);
-            h.addralign = s->addralign;
-            h.entsize = s->entsize;
-            std::memcpy(sh, &h, sizeof(h));
-            sh += sizeof(h);
-        }
-        if (!phdrs_.empty()) // -r output has none (and an empty vector's data() may be null)
-            std::memcpy(image.data() + phoff_, phdrs_.data(), phdrs_.size() * sizeof(Phdr64));
+        h.phentsizeWithoutProgramHeaders =
+            ctx_.opts.relocatable && !ctx_.isMercuryTarget() ? sizeof(Phdr64) : 0;
+        return h;
     }
 
     // ABI v8: (cuinfo index << 24) | (SM << 8) | the arch's low byte.
@@ -547,20 +489,20 @@ private:
                ctx_.arch.elf_flags_low;
     }
 
-    // Copies each section's bytes once and patches its relocations, spread
-    // over the worker threads (each section is written by exactly one).
-    void copySections(std::vector<uint8_t> &image) {
+    // Copies each section's input pieces once and patches its relocations,
+    // spread over the worker threads (each section is written by exactly one).
+    void copySections(const ElfImage &image, std::vector<uint8_t> &bytes) {
         unsigned threads = ctx_.opts.threads ? ctx_.opts.threads
                                              : std::max(1u, std::thread::hardware_concurrency());
         std::vector<OutputSection *> work;
         for (OutputSection *s : sections_)
-            if (!s->isNobits())
+            if (!s->isNobits() && !s->pieces.empty())
                 work.push_back(s);
         std::vector<std::string> errors(threads);
         auto worker = [&](unsigned id) {
             try {
                 for (size_t i = id; i < work.size(); i += threads)
-                    fill(*work[i], image.data() + work[i]->fileOffset);
+                    fill(*work[i], bytes.data() + image.sections[work[i]->index].offset);
             } catch (const FatalError &e) {
                 errors[id] = e.what();
             }
@@ -577,11 +519,6 @@ private:
     }
 
     void fill(OutputSection &s, uint8_t *dst) {
-        if (s.pieces.empty()) {
-            if (!s.synthetic.empty())
-                std::memcpy(dst, s.synthetic.data(), s.synthetic.size());
-            return;
-        }
         for (const SectionPiece &p : s.pieces)
             if (!p.input->bytes().empty())
                 std::memcpy(dst + p.offset, p.input->bytes().data, p.input->bytes().size);
@@ -597,8 +534,6 @@ private:
     std::vector<Symbol *> locals_, globals_;
     std::unordered_map<const Symbol *, const ObjectFile *> firstAppearance_;
     std::unordered_map<const OutputSection *, uint32_t> shNames_;
-    std::vector<Phdr64> phdrs_;
-    uint64_t shoff_ = 0, phoff_ = 0, fileSize_ = 0;
 };
 
 } // namespace

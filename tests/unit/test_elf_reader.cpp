@@ -92,7 +92,7 @@ ElfImage makeImage() {
     phdr.type = PT_PHDR, phdr.flags = PF_R | PF_X, phdr.source = SegmentSource::ProgramHeaderTable;
     OutputProgramHeader load;
     load.type = PT_LOAD, load.flags = PF_R | PF_X, load.source = SegmentSource::Sections;
-    load.firstSection = load.lastSection = kText;
+    load.sections = {kText};
     image.programHeaders = {phdr, load};
     return image;
 }

@@ -1,7 +1,9 @@
 // The proof that ElfImage's layout rules are nvlink's and ptxas' rules: every
 // fixture cubin is parsed, turned into an image, stripped of its recorded
 // offsets, laid out again by ElfImage::layout() and serialized; the result
-// must equal the original byte for byte.
+// must equal the original byte for byte. ElfImage is the linker's own layout
+// engine (Writer.cpp describes its output as one), so this proves the code
+// every link runs.
 
 #include "TestUtil.h"
 
@@ -9,6 +11,7 @@
 #include "culd/ElfFile.h"
 #include "culd/ElfWriter.h"
 #include "culd/MappedFile.h"
+#include "culd/StringTable.h"
 
 #include <catch2/catch.hpp>
 
@@ -210,12 +213,14 @@ TEST_CASE("layout applies alignment, NOBITS, alias and table placement rules", "
     slack.reservedSize = 40;
     image.addSection(std::move(slack));                                                              // 8
 
-    OutputProgramHeader phdr, code, data, table;
+    OutputProgramHeader phdr, code, data, table, memoryOnly, scattered;
     phdr.type = PT_PHDR, phdr.source = SegmentSource::ProgramHeaderTable;
-    code.source = SegmentSource::Sections, code.firstSection = code.lastSection = 3;
-    data.source = SegmentSource::Sections, data.firstSection = 4, data.lastSection = 5;
+    code.source = SegmentSource::Sections, code.sections = {3};
+    data.source = SegmentSource::Sections, data.sections = {4, 5};
     table.source = SegmentSource::ProgramHeaderTable;
-    image.programHeaders = {phdr, code, data, table};
+    memoryOnly.source = SegmentSource::Sections, memoryOnly.sections = {5};
+    scattered.source = SegmentSource::Sections, scattered.sections = {3, 6};
+    image.programHeaders = {phdr, code, data, table, memoryOnly, scattered};
     image.layout();
 
     const char namesLiteral[] = "\0.shstrtab\0.nv.info\0.text.a\0.nv.global.init\0.nv.shared.a\0"
@@ -237,15 +242,20 @@ TEST_CASE("layout applies alignment, NOBITS, alias and table placement rules", "
     REQUIRE(image.sections[8].offset == 0x1A8);
     REQUIRE(image.shoff == 0x1D0);                                     // 0x1A8 + 40 reserved, aligned 8
     REQUIRE(image.phoff == 0x1D0 + 9 * 64);
-    REQUIRE(image.fileSize() == image.phoff + 4 * 56);
+    REQUIRE(image.fileSize() == image.phoff + 6 * 56);
 
     REQUIRE(image.programHeaders[0].offset == image.phoff);
-    REQUIRE(image.programHeaders[0].filesz == 4 * 56);
+    REQUIRE(image.programHeaders[0].filesz == 6 * 56);
     REQUIRE(image.programHeaders[1].offset == 0x100);
     REQUIRE(image.programHeaders[1].filesz == 0x90);
     REQUIRE(image.programHeaders[2].offset == 0x190);
     REQUIRE(image.programHeaders[2].filesz == 0x10);                  // up to the NOBITS offset
     REQUIRE(image.programHeaders[2].memsz == 0x10 + 0x400);
+    REQUIRE(image.programHeaders[4].offset == 0x1A0);                 // starts with NOBITS:
+    REQUIRE(image.programHeaders[4].filesz == 0);                     // no file bytes
+    REQUIRE(image.programHeaders[4].memsz == 0x400);
+    REQUIRE(image.programHeaders[5].offset == 0x100);                 // sections need not be
+    REQUIRE(image.programHeaders[5].filesz == 0x1A8 - 0x100);         // adjacent
 
     std::vector<uint8_t> bytes = image.serialize();
     ElfFile f = ElfFile::parse("layout.cubin", ByteView{bytes.data(), bytes.size()});
@@ -255,8 +265,8 @@ TEST_CASE("layout applies alignment, NOBITS, alias and table placement rules", "
     REQUIRE(bytes[0x1AB] == 0); // reserved slack is zero-filled
 }
 
-TEST_CASE("StringTableBuilder shares identical strings", "[elf][writer]") {
-    StringTableBuilder table;
+TEST_CASE("StringTable shares identical strings", "[elf][writer]") {
+    StringTable table;
     REQUIRE(table.add("") == 0);
     REQUIRE(table.add(".text") == 1);
     REQUIRE(table.add(".data") == 7);

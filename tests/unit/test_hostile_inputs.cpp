@@ -8,6 +8,7 @@
 #include "culd/Diagnostics.h"
 #include "culd/Elf.h"
 #include "culd/ElfWriter.h"
+#include "culd/StringTable.h"
 #include "culd/Fatbin.h"
 #include "culd/Link.h"
 #include "culd/Options.h"
@@ -293,7 +294,7 @@ TEST_CASE("hostile: more than 65279 output sections use SHN_XINDEX", "[hostile]"
     ElfImage image;
     image.header.type = ET_REL;
     image.header.flags = (80u << 8) | 0x2; // sm_80, ABI v8
-    StringTableBuilder names;
+    StringTable names;
     std::vector<Sym64> symbols(1, Sym64{});
     std::vector<uint32_t> shndx(1, 0);
     for (uint32_t i = 0; i < kFunctions; ++i) {
@@ -314,7 +315,7 @@ TEST_CASE("hostile: more than 65279 output sections use SHN_XINDEX", "[hostile]"
         return s;
     };
     image.addSection(add(".shstrtab", SHT_STRTAB, 1, ByteView{}));
-    image.addSection(add(".strtab", SHT_STRTAB, 1, names.take()));
+    image.addSection(add(".strtab", SHT_STRTAB, 1, names.bytes()));
     culd::ImageSection symtab = add(".symtab", SHT_SYMTAB, 8, bytesOf(symbols));
     symtab.entsize = sizeof(Sym64), symtab.link = 2, symtab.info = 1;
     image.addSection(std::move(symtab));

@@ -1,33 +1,41 @@
-// The output model of a cubin and the code that lays it out and writes it.
+// The one ELF layout and serialisation engine: the linker's writer
+// (Writer.cpp) and the round-trip proof (tests/unit/test_elf_roundtrip.cpp)
+// both go through it, so the proof covers the code a link runs.
 //
-// The linker describes the file it wants as an ElfImage: header fields, an
-// ordered list of sections whose bytes are either borrowed from an input
-// file, owned, absent (NOBITS-like) or shared with another section (Mercury
-// aliases), and program headers that are either given literally or computed
-// from section ranges. layout() then assigns every file offset by the rules
-// nvlink and ptxas follow, and serialize() / writeFileAtomically() produce the
-// bytes, copying each input section exactly once.
+// A file is described as an ElfImage: header fields, an ordered list of
+// sections whose bytes are either borrowed (a view into an input file or a
+// table the linker built), owned, written later by the caller into the
+// serialised image (the linker's input pieces, patched by relocations),
+// absent (NOBITS-like) or shared with another section (Mercury aliases), and
+// program headers that are either given literally or computed from the
+// sections they cover. layout() then assigns every file offset by the rules
+// nvlink and ptxas follow, and serialize() / writeFileAtomically() produce
+// the bytes, copying each section's bytes exactly once.
 //
 // Layout rules (checked byte-for-byte against nvcc and nvlink 13.0 output by
-// tests/unit/test_elf_roundtrip.cpp):
+// tests/unit/test_elf_roundtrip.cpp, and by every corpus test through the
+// linker):
 //  * the first section after the null section starts right after the ELF
 //    header (0x40; 0x34 for ELF32), rounded up to its sh_addralign;
 //  * every section with file data is placed at the running offset rounded up
 //    to its sh_addralign (0 counts as 1), and advances the running offset by
 //    max(sh_size, reservedSize);
-//  * sections without file data (SHT_NOBITS and the CUDA memory-space types,
-//    see sectionHasFileData) get the running offset rounded up to their
-//    alignment as sh_offset but do not advance it;
+//  * sections without file data (SHT_NOBITS and the CUDA memory-space types)
+//    get the running offset rounded up to their alignment as sh_offset but
+//    do not advance it past that;
 //  * Mercury alias sections take the offset of the section they alias;
 //  * the section header table follows the data, aligned to 8 (ELF64; the
 //    ELF32 value 4 is unverified: CUDA 13 emits no ELF32 cubins), and the
 //    program header table follows the section header table directly; e_phoff
 //    is 0 when there are no program headers;
-//  * a program header over sections [first, last] starts at the first
-//    section's offset; filesz runs to the end of the file-backed data (or to
-//    the offset of a trailing NOBITS section); memsz is filesz plus the NOBITS
-//    sizes laid end to end at their alignments (they share one file offset
-//    but not memory).
+//  * past SHN_LORESERVE sections, e_shnum is 0 and the count is in section
+//    0's sh_size; a string table index past it is SHN_XINDEX in e_shstrndx
+//    and the real index in section 0's sh_link;
+//  * a program header over a list of sections starts at the first one's
+//    offset; filesz runs to the end of the file-backed data (or to the offset
+//    of a later NOBITS section), and is 0 when the first section has no file
+//    data; memsz is filesz plus the NOBITS sizes laid end to end at their
+//    alignments (they share one file offset but not memory).
 // nvlink and ptxas trim .shstrtab/.strtab after they lay the file out, which
 // leaves zero-filled slack after those tables; ImageSection::reservedSize
 // models that slack.
@@ -41,7 +49,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -54,7 +61,11 @@ struct NoFileData {      // SHT_NOBITS or a CUDA memory-only type: only sh_size
 struct AliasOf {         // the exact bytes of another section (by index)
     uint32_t section = 0;
 };
-using SectionContent = std::variant<ByteView, std::vector<uint8_t>, NoFileData, AliasOf>;
+struct FilledLater {     // `size` bytes the caller writes into serialize()'s result
+    uint64_t size = 0;
+};
+using SectionContent =
+    std::variant<ByteView, std::vector<uint8_t>, NoFileData, AliasOf, FilledLater>;
 
 struct ImageSection {
     std::string name;
@@ -79,18 +90,21 @@ struct ImageSection {
     uint64_t offset = 0;
 
     bool isAlias() const { return std::holds_alternative<AliasOf>(content); }
-    // Bytes written at `offset` (empty for NoFileData and AliasOf).
+    // Bytes serialize() writes at `offset` (empty for NoFileData, AliasOf
+    // and FilledLater).
     ByteView bytes() const;
-    // Whether the section advances the file offset: ByteView or owned
-    // content. Aliases and NoFileData sections do not.
+    // Whether the section advances the file offset: ByteView, owned or
+    // FilledLater content. Aliases and NoFileData sections do not.
     bool occupiesFileSpace() const;
+    // File bytes the content takes at `offset` (before reservedSize).
+    uint64_t contentFileSize() const;
 };
 
 // How one program header's offset and sizes are obtained.
 enum class SegmentSource {
     Explicit,            // offset/filesz/memsz are given
     ProgramHeaderTable,  // the program header table itself (PT_PHDR and its PT_LOAD)
-    Sections,            // sections [firstSection, lastSection] by index
+    Sections,            // the sections listed in `sections`, by index
 };
 
 struct OutputProgramHeader {
@@ -98,7 +112,9 @@ struct OutputProgramHeader {
     uint32_t flags = 0;
     uint64_t vaddr = 0, paddr = 0, align = 8;
     SegmentSource source = SegmentSource::Explicit;
-    uint32_t firstSection = 0, lastSection = 0; // for SegmentSource::Sections
+    // For SegmentSource::Sections: section indices in file order (they need
+    // not be adjacent).
+    std::vector<uint32_t> sections;
     // Given for Explicit, computed by layout() otherwise (rules above).
     uint64_t offset = 0, filesz = 0, memsz = 0;
 };
@@ -119,20 +135,6 @@ struct ImageHeader {
     // the record size). Observed: 56 from ptxas for sm_75 and from nvlink -r
     // for sm_75..sm_90; 0 from ptxas for sm_90+ and nvlink -r for sm_100+.
     uint16_t phentsizeWithoutProgramHeaders = 0;
-};
-
-// Builds an ELF string table: starts with the empty string, keeps insertion
-// order and shares identical strings.
-class StringTableBuilder {
-public:
-    StringTableBuilder() : bytes_(1, 0) {}
-    uint32_t add(std::string_view s);
-    const std::vector<uint8_t> &bytes() const { return bytes_; }
-    std::vector<uint8_t> take() { return std::move(bytes_); }
-
-private:
-    std::vector<uint8_t> bytes_;
-    std::unordered_map<std::string, uint32_t> offsets_;
 };
 
 class ElfImage {
@@ -169,7 +171,8 @@ public:
     uint64_t fileSize() const { return fileSize_; }
 
     // The file's bytes; layout() must have run. Input bytes are copied once,
-    // straight into the result.
+    // straight into the result; FilledLater sections are left zero for the
+    // caller to write at their offsets.
     std::vector<uint8_t> serialize() const;
 
     // Serializes into a temporary file next to `path` and renames it over

@@ -9,7 +9,9 @@ namespace culd {
 struct Context;
 struct InputSection;
 
-// Runs every pass and writes opts.outputFile. Throws FatalError.
+// Runs every pass and writes opts.outputFile (Link.cpp). Throws FatalError,
+// or ErrorsReported when errors were printed as they were found; either way
+// no output file is left behind.
 void runLink(const Options &opts, const Plugin &plugin);
 
 // --gen-host-linker-script: writes the host linker script instead of
@@ -20,23 +22,27 @@ void writeHostLinkerScript(const Options &opts);
 void readInputs(Context &ctx);             // InputFiles.cpp
 void resolveSymbols(Context &ctx);         // SymbolTable.cpp
 void buildCallGraph(Context &ctx);         // CallGraph.cpp
-void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
 void markLive(Context &ctx);               // MarkLive.cpp
 void reportUndefined(Context &ctx);        // SymbolTable.cpp
+void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
 void createOutputSections(Context &ctx);   // OutputSections.cpp
 void checkRegisterLimits(Context &ctx);    // RegisterLimits.cpp
 void placeFunctionBanks(Context &ctx);     // FunctionBanks.cpp
 void layoutMemory(Context &ctx);           // Layout.cpp
 void processRelocations(Context &ctx);     // Relocations.cpp
 void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
+// Stops here if any error was reported. Then the file: section and symbol
+// order, symbol table, relocation sections, and the ELF image laid out and
+// serialised by the layout engine (ElfWriter.h), written atomically.
 void writeOutput(Context &ctx);            // Writer.cpp
+// After the cubin, as options ask:
+void writeRegistrationFile(Context &ctx);  // RegistrationFile.cpp (--register-link-binaries)
+void dumpCallGraph(Context &ctx);          // CallGraphDump.cpp (--dump-callgraph*)
+void writeDotFile(Context &ctx);           // CallGraphDump.cpp (--dot-file)
 void reportResources(Context &ctx);        // Report.cpp (-v)
-void writeRegistrationFile(Context &ctx);  // RegistrationFile.cpp
-void dumpCallGraph(Context &ctx);          // CallGraphDump.cpp
-void writeDotFile(Context &ctx);           // CallGraphDump.cpp
 
 // A device function's own constant bank, which placeFunctionBanks copies
 // into the banks of the kernels reaching it (not merged as it is).
-bool isDeviceFunctionConstants(const Context &ctx, const InputSection &s);
+bool isDeviceFunctionConstants(const Context &ctx, const InputSection &s); // FunctionBanks.cpp
 
 } // namespace culd

@@ -125,7 +125,6 @@ struct OutputSection {
 
     // Set by the writer.
     uint32_t index = 0;
-    uint64_t fileOffset = 0;
     Symbol *sectionSymbol = nullptr;
 
     // No file bytes: SHT_NOBITS, and under -r the CUDA memory-space types

@@ -11,6 +11,7 @@
 
 #include "culd/CubinInfo.h"
 #include "culd/Diagnostics.h"
+#include "culd/Strings.h"
 #include "culd/MappedFile.h"
 #include "culd/NvInfo.h"
 
@@ -45,10 +46,6 @@ std::string signedHex(int64_t value) {
 }
 
 std::string quote(std::string_view text) { return "'" + std::string(text) + "'"; }
-
-bool startsWith(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
 
 // Key of the `occurrence`-th (from 1) thing called `name`.
 std::string occurrenceKey(std::string_view name, size_t occurrence) {

@@ -345,15 +345,15 @@ private:
             return alignB > alignA || (alignB == alignA && b->size < a->size);
         });
         // While any module variable stays coloured (global shared is not
-        // empty), every window takes the module-shared section's alignment,
-        // whether the kernel reaches it or not; variables moved in count like
-        // the kernel's own. (-r keeps what case 67 showed: a kernel reaching
-        // any module variable takes their largest alignment.)
+        // empty), every window takes the alignment the inputs' module-shared
+        // sections ask for, whether the kernel reaches them or not; variables
+        // moved in count like the kernel's own. (-r keeps what case 67
+        // showed: a kernel reaching any module variable takes their largest
+        // alignment.)
         if (ctx_.opts.relocatable)
             kernel.align = kernel.reachesModuleShared ? moduleAlign : 1;
         else if (!coloured_.empty())
-            kernel.align = moduleShared_ ? std::max(moduleShared_->addralign, moduleAlign)
-                                         : moduleAlign;
+            kernel.align = std::max(inputModuleSharedAlign(), moduleAlign);
         else
             kernel.align = 1;
         kernel.staticEnd = allocate(kernel.ownVars, start, &kernel.align);
@@ -371,6 +371,19 @@ private:
             return;
         }
         setWindowSize(kernel, kernel.staticEnd);
+    }
+
+    // What the inputs' module-shared sections ask for (a section whose
+    // variables no kernel reaches counts too). The 16 the output section has
+    // when extern __shared__ arrays are used does not: nvlink's windows keep
+    // the inputs' alignment whether the section was made for the extern
+    // arrays before an input's was merged into it or not (cases 68, 69).
+    uint64_t inputModuleSharedAlign() const {
+        uint64_t align = 1;
+        if (moduleShared_)
+            for (const SectionPiece &piece : moduleShared_->pieces)
+                align = std::max(align, piece.input->alignment());
+        return align;
     }
 
     // Step 3: kernels reaching a common function that uses extern shared

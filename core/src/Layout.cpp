@@ -5,9 +5,9 @@
 // piece offset + st_value. Shared memory is laid out per kernel, as nvlink
 // 13.0's output shows (docs/nvlink-findings.md, "Shared memory"):
 //   1. module-scope shared (.nv_debug.shared) variables are sorted by
-//      descending size (nvlink's list sort); one that no kernel reaches is
-//      dropped, one that a single kernel reaches moves into that kernel's
-//      window, the rest are coloured: each joins the first group holding no
+//      descending size (nvlink's list sort); one that a single kernel
+//      reaches moves into that kernel's window, the rest (those no kernel
+//      reaches too) are coloured: each joins the first group holding no
 //      variable that a common kernel reaches; groups follow each other, a
 //      group as large as its largest member, aligned to its most aligned one;
 //   2. each kernel's own .nv.shared.<k> variables (and the moved ones) are
@@ -284,11 +284,12 @@ private:
         std::vector<Symbol *> order = moduleVars_;
         nvlinkListSort(order, [](const Symbol *a, const Symbol *b) { return b->size >= a->size; });
         std::vector<SharedGroup> groups;
+        // One that no kernel reaches is not dropped but coloured, with no
+        // kernels: it joins the first group and can widen it (case 69).
+        const KernelSet noKernels;
         for (Symbol *v : order) {
             auto it = kernelsOf_.find(v);
-            if (it == kernelsOf_.end())
-                continue; // no kernel reaches it: nvlink drops it
-            const KernelSet &users = it->second;
+            const KernelSet &users = it == kernelsOf_.end() ? noKernels : it->second;
             if (users.count() == 1) {
                 kernels_[users.first()].ownVars.push_back(v);
                 continue;

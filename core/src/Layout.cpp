@@ -6,8 +6,9 @@
 // 13.0's output shows (docs/nvlink-findings.md, "Shared memory"):
 //   1. module-scope shared (.nv_debug.shared) variables are sorted by
 //      descending size (nvlink's list sort); one that a single kernel
-//      reaches moves into that kernel's window, the rest (those no kernel
-//      reaches too) are coloured: each joins the first group holding no
+//      reaches moves into that kernel's window, one that no input code
+//      refers to is dropped, the rest (also those only unreached code refers
+//      to) are coloured: each joins the first group holding no
 //      variable that a common kernel reaches; groups follow each other, a
 //      group as large as its largest member, aligned to its most aligned one;
 //   2. each kernel's own .nv.shared.<k> variables (and the moved ones) are
@@ -199,11 +200,14 @@ private:
     }
 
     // Which shared symbols each function's code refers to, in input order.
+    // Also which variables any input code refers to, linked or not (code
+    // that dead-function elimination removed still counts).
     void collectUses() {
         for (auto &file : ctx_.files)
             for (auto &[relocHeader, target] : file->relocSections) {
-                if (!target || target->kind != SectionKind::Text || !target->isLive())
+                if (!target || target->kind != SectionKind::Text)
                     continue;
+                bool live = target->isLive();
                 for (const ElfReloc &r : file->elf().relocations(*relocHeader)) {
                     Symbol *s = r.symbol < file->symbols.size() ? file->symbols[r.symbol] : nullptr;
                     if (!s)
@@ -211,6 +215,9 @@ private:
                     bool module = s->section && s->section->kind == SectionKind::SharedGlobal;
                     bool external = isExternSharedArray(*s);
                     if (!module && !external)
+                        continue;
+                    referenced_.insert(s);
+                    if (!live)
                         continue;
                     if (usesSeen_.insert({target->owner, s}).second)
                         uses_[target->owner].push_back(s);
@@ -284,11 +291,16 @@ private:
         std::vector<Symbol *> order = moduleVars_;
         nvlinkListSort(order, [](const Symbol *a, const Symbol *b) { return b->size >= a->size; });
         std::vector<SharedGroup> groups;
-        // One that no kernel reaches is not dropped but coloured, with no
-        // kernels: it joins the first group and can widen it (case 69).
+        // One that no input code refers to (a CUB kernel's unused
+        // TempStorage) is dropped. One that only code no kernel reaches
+        // refers to (code dead-function elimination removes) is coloured,
+        // with no kernels: it joins the first group and can widen it
+        // (case 69).
         const KernelSet noKernels;
         for (Symbol *v : order) {
             auto it = kernelsOf_.find(v);
+            if (it == kernelsOf_.end() && !referenced_.count(v))
+                continue;
             const KernelSet &users = it == kernelsOf_.end() ? noKernels : it->second;
             if (users.count() == 1) {
                 kernels_[users.first()].ownVars.push_back(v);
@@ -507,6 +519,7 @@ private:
     std::unordered_map<Symbol *, std::vector<Symbol *>> ownVarsOf_;
     std::unordered_map<Symbol *, std::vector<Symbol *>> uses_;
     std::unordered_set<std::pair<Symbol *, Symbol *>, PairHash> usesSeen_;
+    std::unordered_set<Symbol *> referenced_; // by some linked code
     std::vector<KernelInfo> kernels_;
     std::unordered_map<Symbol *, KernelSet> kernelsOf_;
     std::unordered_map<Symbol *, size_t> lastKernelOf_;

@@ -519,7 +519,7 @@ private:
     std::unordered_map<Symbol *, std::vector<Symbol *>> ownVarsOf_;
     std::unordered_map<Symbol *, std::vector<Symbol *>> uses_;
     std::unordered_set<std::pair<Symbol *, Symbol *>, PairHash> usesSeen_;
-    std::unordered_set<Symbol *> referenced_; // by some linked code
+    std::unordered_set<Symbol *> referenced_; // by some input code, live or not
     std::vector<KernelInfo> kernels_;
     std::unordered_map<Symbol *, KernelSet> kernelsOf_;
     std::unordered_map<Symbol *, size_t> lastKernelOf_;

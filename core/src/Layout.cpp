@@ -5,9 +5,10 @@
 // piece offset + st_value. Shared memory is laid out per kernel, as nvlink
 // 13.0's output shows (docs/nvlink-findings.md, "Shared memory"):
 //   1. module-scope shared (.nv_debug.shared) variables are sorted by
-//      descending size (nvlink's list sort); one that no kernel reaches is
-//      dropped, one that a single kernel reaches moves into that kernel's
-//      window, the rest are coloured: each joins the first group holding no
+//      descending size (nvlink's list sort); one that a single kernel
+//      reaches moves into that kernel's window, one that no input code
+//      refers to is dropped, the rest (also those only unreached code refers
+//      to) are coloured: each joins the first group holding no
 //      variable that a common kernel reaches; groups follow each other, a
 //      group as large as its largest member, aligned to its most aligned one;
 //   2. each kernel's own .nv.shared.<k> variables (and the moved ones) are
@@ -199,11 +200,14 @@ private:
     }
 
     // Which shared symbols each function's code refers to, in input order.
+    // Also which variables any input code refers to, linked or not (code
+    // that dead-function elimination removed still counts).
     void collectUses() {
         for (auto &file : ctx_.files)
             for (auto &[relocHeader, target] : file->relocSections) {
-                if (!target || target->kind != SectionKind::Text || !target->isLive())
+                if (!target || target->kind != SectionKind::Text)
                     continue;
+                bool live = target->isLive();
                 for (const ElfReloc &r : file->elf().relocations(*relocHeader)) {
                     Symbol *s = r.symbol < file->symbols.size() ? file->symbols[r.symbol] : nullptr;
                     if (!s)
@@ -211,6 +215,9 @@ private:
                     bool module = s->section && s->section->kind == SectionKind::SharedGlobal;
                     bool external = isExternSharedArray(*s);
                     if (!module && !external)
+                        continue;
+                    referenced_.insert(s);
+                    if (!live)
                         continue;
                     if (usesSeen_.insert({target->owner, s}).second)
                         uses_[target->owner].push_back(s);
@@ -284,11 +291,17 @@ private:
         std::vector<Symbol *> order = moduleVars_;
         nvlinkListSort(order, [](const Symbol *a, const Symbol *b) { return b->size >= a->size; });
         std::vector<SharedGroup> groups;
+        // One that no input code refers to (a CUB kernel's unused
+        // TempStorage) is dropped. One that only code no kernel reaches
+        // refers to (code dead-function elimination removes) is coloured,
+        // with no kernels: it joins the first group and can widen it
+        // (case 69).
+        const KernelSet noKernels;
         for (Symbol *v : order) {
             auto it = kernelsOf_.find(v);
-            if (it == kernelsOf_.end())
-                continue; // no kernel reaches it: nvlink drops it
-            const KernelSet &users = it->second;
+            if (it == kernelsOf_.end() && !referenced_.count(v))
+                continue;
+            const KernelSet &users = it == kernelsOf_.end() ? noKernels : it->second;
             if (users.count() == 1) {
                 kernels_[users.first()].ownVars.push_back(v);
                 continue;
@@ -345,15 +358,15 @@ private:
             return alignB > alignA || (alignB == alignA && b->size < a->size);
         });
         // While any module variable stays coloured (global shared is not
-        // empty), every window takes the module-shared section's alignment,
-        // whether the kernel reaches it or not; variables moved in count like
-        // the kernel's own. (-r keeps what case 67 showed: a kernel reaching
-        // any module variable takes their largest alignment.)
+        // empty), every window takes the alignment the inputs' module-shared
+        // sections ask for, whether the kernel reaches them or not; variables
+        // moved in count like the kernel's own. (-r keeps what case 67
+        // showed: a kernel reaching any module variable takes their largest
+        // alignment.)
         if (ctx_.opts.relocatable)
             kernel.align = kernel.reachesModuleShared ? moduleAlign : 1;
         else if (!coloured_.empty())
-            kernel.align = moduleShared_ ? std::max(moduleShared_->addralign, moduleAlign)
-                                         : moduleAlign;
+            kernel.align = std::max(inputModuleSharedAlign(), moduleAlign);
         else
             kernel.align = 1;
         kernel.staticEnd = allocate(kernel.ownVars, start, &kernel.align);
@@ -371,6 +384,19 @@ private:
             return;
         }
         setWindowSize(kernel, kernel.staticEnd);
+    }
+
+    // What the inputs' module-shared sections ask for (a section whose
+    // variables no kernel reaches counts too). The 16 the output section has
+    // when extern __shared__ arrays are used does not: nvlink's windows keep
+    // the inputs' alignment whether the section was made for the extern
+    // arrays before an input's was merged into it or not (cases 68, 69).
+    uint64_t inputModuleSharedAlign() const {
+        uint64_t align = 1;
+        if (moduleShared_)
+            for (const SectionPiece &piece : moduleShared_->pieces)
+                align = std::max(align, piece.input->alignment());
+        return align;
     }
 
     // Step 3: kernels reaching a common function that uses extern shared
@@ -493,6 +519,7 @@ private:
     std::unordered_map<Symbol *, std::vector<Symbol *>> ownVarsOf_;
     std::unordered_map<Symbol *, std::vector<Symbol *>> uses_;
     std::unordered_set<std::pair<Symbol *, Symbol *>, PairHash> usesSeen_;
+    std::unordered_set<Symbol *> referenced_; // by some input code, live or not
     std::vector<KernelInfo> kernels_;
     std::unordered_map<Symbol *, KernelSet> kernelsOf_;
     std::unordered_map<Symbol *, size_t> lastKernelOf_;

@@ -107,12 +107,12 @@ public:
         computeStacks();
         makeNotes();
         makeModuleInfo();
-        if (ctx_.arch.flags & CULD_ARCH_F_COMPAT)
+        if (ctx_.target.writesCompat())
             makeCompat();
         makeFunctionInfos();
         makeCallgraph();
         makePrototype();
-        if ((ctx_.arch.flags & CULD_ARCH_F_REL_ACTION) && !ctx_.opts.relocatable)
+        if (ctx_.target.writesRelAction() && !ctx_.opts.relocatable)
             makeRelAction();
     }
 
@@ -214,7 +214,7 @@ private:
                 return std::vector<uint8_t>(n->data.begin(), n->data.end());
         std::vector<uint8_t> out;
         appendNoteHeader(out, 8, 1000);
-        uint16_t version = 2, sm = static_cast<uint16_t>(ctx_.arch.sm);
+        uint16_t version = 2, sm = static_cast<uint16_t>(ctx_.target.sm());
         uint32_t cudaVersion = 0x82;
         out.insert(out.end(), reinterpret_cast<uint8_t *>(&version),
                    reinterpret_cast<uint8_t *>(&version) + 2);
@@ -234,8 +234,9 @@ private:
                 if (!s || s->kind != SectionKind::NvInfo)
                     continue;
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()}))
-                    if (std::optional<MergedRecord> m = keepModuleRecord(*file, r))
-                        records.push_back(std::move(*m));
+                    if (admitEiattr(*file, *s, r))
+                        if (std::optional<MergedRecord> m = keepModuleRecord(*file, r))
+                            records.push_back(std::move(*m));
             }
         std::reverse(records.begin(), records.end());
         for (Symbol *f : functions_) {
@@ -261,6 +262,12 @@ private:
             for (const MergedRecord &r : records)
                 r.appendTo(self.synthetic);
         };
+    }
+
+    // Every input attribute passes the plugin's gating policy before it is
+    // merged (kept, kept with a warning, dropped, or refused).
+    bool admitEiattr(const ObjectFile &file, const InputSection &s, const NvInfoRecord &r) const {
+        return ctx_.target.admitEiattr(r.code, file.name(), s.name());
     }
 
     std::optional<MergedRecord> keepModuleRecord(ObjectFile &file, const NvInfoRecord &r) {
@@ -303,6 +310,8 @@ private:
                 if (!s || s->kind != SectionKind::Compat)
                     continue;
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()})) {
+                    if (!ctx_.target.admitCompat(r.code, file->name(), s->name()))
+                        continue;
                     if (r.code == 11)
                         compatFastpath_ &= r.wordCount() ? r.word(0) : 0;
                     auto it = at.find(r.code);
@@ -365,6 +374,8 @@ private:
                 bool entry = s->owner && s->owner->isEntry();
                 bool externsInPlace = false;
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()})) {
+                    if (!admitEiattr(*file, *s, r))
+                        continue;
                     std::optional<MergedRecord> m = keepFunctionRecord(*file, r);
                     if (m && r.code == EIATTR_EXTERNS) {
                         m = entry ? kernelExterns(*m, s->owner) : stillUndefined(*m);
@@ -655,14 +666,14 @@ private:
     void makeRelAction() {
         uint32_t newest = 0;
         for (uint32_t type = 1; type < 0x1000; ++type)
-            if (const culd_reloc_desc *d = ctx_.plugin.reloc(type);
+            if (const culd_reloc_desc *d = ctx_.target.reloc(type);
                 d && d->resolver != CULD_RESOLVE_NONE)
                 newest = type;
         if (!newest)
             return;
         std::vector<uint8_t> bytes(8, 0);
         putU32(bytes, 0, newest);
-        appendRelActionRecord(bytes, *ctx_.plugin.reloc(newest));
+        appendRelActionRecord(bytes, *ctx_.target.reloc(newest));
         OutputSection *out =
             makeSynthetic(".nv.rel.action", SHT_CUDA_RELOCINFO, SectionKind::RelAction, 8);
         out->entsize = 8;

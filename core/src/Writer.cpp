@@ -24,7 +24,9 @@ using namespace elf;
 namespace {
 
 // Rank of a section in nvlink's output order; ties keep creation order.
-int orderRank(const OutputSection &s, bool mercuryTarget) {
+// Constant-bank entries (.nv.constant0.<k>) follow the code, or, where the
+// plugin says so (CONST0_AFTER_DATA), the uninitialised memory windows.
+int orderRank(const OutputSection &s, bool const0AfterData) {
     switch (s.kind) {
     case SectionKind::Shstrtab: return 0;
     case SectionKind::Strtab: return 1;
@@ -39,7 +41,7 @@ int orderRank(const OutputSection &s, bool mercuryTarget) {
     case SectionKind::RelAction: return 10;
     case SectionKind::Reloc: return 11;
     case SectionKind::ConstantBank: return 12;
-    case SectionKind::ConstantEntry: return mercuryTarget ? 19 : 13;
+    case SectionKind::ConstantEntry: return const0AfterData ? 19 : 13;
     case SectionKind::Text: return 14;
     case SectionKind::GlobalInit: return 15;
     // Uninitialised memory windows keep their creation order.
@@ -76,6 +78,7 @@ public:
         std::vector<uint8_t> image(fileSize_, 0);
         writeHeaders(image);
         copySections(image);
+        ctx_.target.finalize(image);
         writeFileAtomically(ctx_.opts.outputFile, image);
     }
 
@@ -140,13 +143,14 @@ private:
     }
 
     void orderSections() {
-        bool merc = ctx_.isMercuryTarget();
+        bool const0AfterData = ctx_.target.const0AfterData();
         for (OutputSection *s : ctx_.outputs)
             if (!isEmpty(*s))
                 sections_.push_back(s);
         std::stable_sort(sections_.begin(), sections_.end(),
-                         [merc](const OutputSection *a, const OutputSection *b) {
-                             return orderRank(*a, merc) < orderRank(*b, merc);
+                         [const0AfterData](const OutputSection *a, const OutputSection *b) {
+                             return orderRank(*a, const0AfterData) <
+                                    orderRank(*b, const0AfterData);
                          });
         for (size_t i = 0; i < sections_.size(); ++i)
             sections_[i]->index = static_cast<uint32_t>(i + 1);
@@ -203,7 +207,7 @@ private:
             return false;
         if (!s.isLocal && isLinkerProvided(s.name))
             return ctx_.opts.relocatable ||
-                   (s.name == ".nv.reservedSmem.offset0" && ctx_.arch.reserved_smem);
+                   (s.name == ".nv.reservedSmem.offset0" && ctx_.target.reservedSharedMemory());
         if (s.defined && s.section && (!s.section->isLive() || !s.section->out))
             return false;
         if (s.isFunction() && s.defined && !s.live)
@@ -383,11 +387,12 @@ private:
         fileSize_ = end + phdrs_.size() * sizeof(Phdr64);
     }
 
-    // sm_75..sm_90: PHDR, LOAD R+X over constant banks and code, LOAD R+W over
-    // initialised and uninitialised globals (when there are any), LOAD R+X
-    // over the program header table again.
+    // The plugin's CULD_PHDR_CODE_DATA layout (every NVIDIA target): PHDR,
+    // LOAD R+X over constant banks and code, LOAD R+W over initialised and
+    // uninitialised globals (when there are any), LOAD R+X over the program
+    // header table again.
     void makeProgramHeaders() {
-        if (ctx_.opts.relocatable)
+        if (ctx_.opts.relocatable || !ctx_.target.writesProgramHeaders())
             return;
         Phdr64 phdr{};
         phdr.type = PT_PHDR;
@@ -457,7 +462,7 @@ private:
     }
 
     uint64_t reservedSharedMemory() const {
-        return ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
+        return ctx_.opts.disableSmemReservation ? 0 : ctx_.target.reservedSharedMemory();
     }
 
     uint32_t compatIndex() const {
@@ -476,7 +481,7 @@ private:
         std::memcpy(eh.ident, magic, 4);
         eh.ident[5] = ELFDATA2LSB;
         eh.ident[6] = 1;
-        bool v7 = ctx_.arch.elf_abi == CULD_ELF_ABI_V7;
+        bool v7 = ctx_.target.elfAbiV7();
         eh.ident[7] = v7 ? ELFOSABI_CUDA_V7 : ELFOSABI_CUDA_V8;
         eh.ident[8] = v7 ? 7 : 8;
         uint32_t version = 1;
@@ -494,8 +499,10 @@ private:
         eh.shoff = shoff_;
         eh.flags = elfFlags();
         eh.ehsize = sizeof(Ehdr64);
-        // nvlink -r still records the program-header entry size below sm_100.
-        bool phentsize = !phdrs_.empty() || (ctx_.opts.relocatable && !ctx_.isMercuryTarget());
+        // nvlink -r still records the program-header entry size where the
+        // plugin says so (below sm_100).
+        bool phentsize =
+            !phdrs_.empty() || (ctx_.opts.relocatable && ctx_.target.relocatableRecordsPhentsize());
         eh.phentsize = phentsize ? sizeof(Phdr64) : 0;
         eh.phnum = static_cast<uint16_t>(phdrs_.size());
         eh.shentsize = sizeof(Shdr64);
@@ -537,11 +544,11 @@ private:
     // ABI v8: (cuinfo index << 24) | (SM << 8) | the arch's low byte.
     // ABI v7 (CUDA <= 12): (virtual SM << 16) | fixed bits | SM.
     uint32_t elfFlags() const {
-        if (ctx_.arch.elf_abi == CULD_ELF_ABI_V7)
-            return (ctx_.arch.sm << 16) | ctx_.arch.elf_flags_low | ctx_.arch.sm;
+        uint32_t sm = ctx_.target.sm();
+        if (ctx_.target.elfAbiV7())
+            return (sm << 16) | ctx_.target.elfFlagsLow() | sm;
         uint32_t cuinfo = ctx_.cuinfo ? ctx_.cuinfo->index : 0;
-        return (std::min<uint32_t>(cuinfo, 0xFF) << 24) | (ctx_.arch.sm << 8) |
-               ctx_.arch.elf_flags_low;
+        return (std::min<uint32_t>(cuinfo, 0xFF) << 24) | (sm << 8) | ctx_.target.elfFlagsLow();
     }
 
     // Copies each section's bytes once and patches its relocations, spread
@@ -583,7 +590,7 @@ private:
             if (!p.input->bytes().empty())
                 std::memcpy(dst + p.offset, p.input->bytes().data, p.input->bytes().size);
         if (!s.applies.empty())
-            applyRelocations(ctx_.plugin, ctx_.arch.sm, s.name, s.type, dst, s.size, s.applies);
+            applyRelocations(ctx_.target.plugin(), ctx_.target.sm(), s.name, s.type, dst, s.size, s.applies);
     }
 
     Context &ctx_;

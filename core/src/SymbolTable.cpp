@@ -107,7 +107,7 @@ std::unordered_map<uint32_t, uint32_t> regCountsOf(const ObjectFile &file) {
     if (!info)
         return counts;
     for (const NvInfoRecord &r : parseNvInfo(info->data, {file.name(), info->name}))
-        if (r.code == 0x2F && r.wordCount() >= 2)
+        if (r.code == EIATTR_REGCOUNT && r.wordCount() >= 2)
             counts.emplace(r.word(0), r.word(1));
     return counts;
 }

@@ -25,19 +25,6 @@ using namespace elf;
 
 namespace {
 
-// EIATTR codes the linker treats specially.
-enum : uint8_t {
-    EIATTR_PARAM_CBANK = 0x0A,
-    EIATTR_EXTERNS = 0x0F,
-    EIATTR_FRAME_SIZE = 0x11,
-    EIATTR_CRS_STACK_SIZE = 0x1E,
-    EIATTR_NUM_BARRIERS = 0x4C,
-    EIATTR_MIN_STACK_SIZE = 0x12,
-    EIATTR_MAX_STACK_SIZE = 0x23,
-    EIATTR_REGCOUNT = 0x2F,
-    EIATTR_SAM_REGION_STACK_SIZE = 0x3B,
-};
-
 void putU32(std::vector<uint8_t> &out, size_t at, uint32_t v) {
     std::memcpy(out.data() + at, &v, 4);
 }

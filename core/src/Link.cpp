@@ -47,6 +47,8 @@ OutputSection *Context::makeOutput(std::string name, uint32_t type, uint64_t fla
 }
 
 void runLink(const Options &opts, const Plugin &plugin) {
+    // Built once, before any pass: every per-arch question of the passes
+    // goes to it (and through it to the plugin), never to the C structs.
     Target target(plugin, opts.sm);
     if (opts.outputFile.empty())
         throw FatalError("no output file given (use -o FILE)");

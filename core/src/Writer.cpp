@@ -78,6 +78,9 @@ public:
         std::vector<uint8_t> image(fileSize_, 0);
         writeHeaders(image);
         copySections(image);
+        // The plugin's finaliser sees the image exactly as it would be
+        // written (a Mercury family may compile or patch it); a no-op for
+        // plugins without one.
         ctx_.target.finalize(image);
         writeFileAtomically(ctx_.opts.outputFile, image);
     }

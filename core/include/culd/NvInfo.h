@@ -1,8 +1,8 @@
 // EIATTR / EICOMPAT attribute records: the tables that give codes their
 // meaning, a bounds-checked walker and a serializer.
 //
-// `.nv.info`, `.nv.info.<f>`, `.nv.merc.nv.info*` and `.nv.compat` all hold
-// the same 4-byte-aligned TLV records:
+// `.nv.info`, `.nv.info.<f>`, their Mercury shadow copies and `.nv.compat`
+// all hold the same 4-byte-aligned TLV records:
 //   u8 format   1 NVAL (no value), 2 BVAL (byte), 3 HVAL (u16), 4 SVAL
 //   u8 code     EIATTR_* (or EICOMPAT_ATTR_* in .nv.compat)
 //   u16 value   the value (BVAL/HVAL) or the payload size (SVAL)

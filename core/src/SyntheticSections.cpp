@@ -299,7 +299,7 @@ private:
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()})) {
                     if (!ctx_.target.admitCompat(r.code, file->name(), s->name()))
                         continue;
-                    if (r.code == 11)
+                    if (r.code == EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE)
                         compatFastpath_ &= r.wordCount() ? r.word(0) : 0;
                     auto it = at.find(r.code);
                     if (it == at.end()) {
@@ -310,14 +310,15 @@ private:
                     mergeCompatValue(merged[it->second].second, r);
                 }
             }
-        // CUDA_ACCELERATOR_TARGET (9) comes first and follows the -arch
-        // suffix; nvlink writes it even when no input has a .nv.compat.
+        // CUDA_ACCELERATOR_TARGET comes first and follows the -arch suffix;
+        // nvlink writes it even when no input has a .nv.compat.
         std::vector<uint8_t> bytes;
-        appendValueRecord(bytes, EIFMT_BVAL, 9, ctx_.opts.archSuffix == 'a' ? 1 : 0);
+        appendValueRecord(bytes, EIFMT_BVAL, EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET,
+                          ctx_.opts.archSuffix == 'a' ? 1 : 0);
         for (auto &[code, r] : merged) {
-            if (code == 9)
+            if (code == EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET)
                 continue;
-            if (code == 11) { // CAN_FASTPATH_FINALIZE: omitted when 0
+            if (code == EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE) { // omitted when 0
                 if (r.wordCount() == 0 || compatFastpath_ == 0)
                     continue;
                 std::vector<uint32_t> words{compatFastpath_};
@@ -334,14 +335,14 @@ private:
 
     void mergeCompatValue(NvInfoRecord &into, const NvInfoRecord &r) {
         switch (r.code) {
-        case 2:
-        case 5:
+        case EICOMPAT_ATTR_ISA_CLASS:
+        case EICOMPAT_ATTR_INST_TCGEN05_MMA:
             into.value = std::max(into.value, r.value);
             break;
-        case 3:
+        case EICOMPAT_ATTR_INST_TENSORMAP_V1:
             into.value = static_cast<uint16_t>(into.value | r.value);
             break;
-        case 6:
+        case EICOMPAT_ATTR_ENABLE_OPPORTUNISTIC_FINALIZATION:
             if (into.value != r.value)
                 into.value = 1;
             break;

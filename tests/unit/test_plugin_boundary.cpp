@@ -425,7 +425,8 @@ TEST_CASE("hooks are called", "[plugin-boundary]") {
         REQUIRE(before.outcome == "ok");
         MockDescriptor mock("sm90");
         mock.desc.compat_policy = [](uint32_t, uint32_t code) -> uint32_t {
-            return code == 9 ? CULD_EIATTR_KEEP : CULD_EIATTR_DROP;
+            return code == EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET ? CULD_EIATTR_KEEP
+                                                                 : CULD_EIATTR_DROP;
         };
         LinkResult after = link(mock, "sm_90", crossFile("sm_90"));
         REQUIRE(after.outcome == "ok");

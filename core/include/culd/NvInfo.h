@@ -161,6 +161,16 @@ const EiattrInfo *eiattrInfo(uint8_t code);
 // "EIATTR_REGCOUNT", or "EIATTR_0x<code>" for unknown codes.
 std::string eiattrName(uint8_t code);
 
+// The .nv.compat codes (EICOMPAT_ATTR_*), for the passes that merge them.
+enum EicompatCode : uint8_t {
+    EICOMPAT_ATTR_ISA_CLASS = 2,
+    EICOMPAT_ATTR_INST_TENSORMAP_V1 = 3,
+    EICOMPAT_ATTR_INST_TCGEN05_MMA = 5,
+    EICOMPAT_ATTR_ENABLE_OPPORTUNISTIC_FINALIZATION = 6,
+    EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET = 9,
+    EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE = 11,
+};
+
 struct EicompatInfo {
     uint8_t code;
     const char *name; // without the "EICOMPAT_ATTR_" prefix

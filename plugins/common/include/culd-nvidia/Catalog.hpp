@@ -55,7 +55,8 @@ inline culd_reloc_desc catalogRow(uint32_t type, const char *name, culd_resolver
 } // namespace detail
 
 #define CULD_BITS(offset, width, kind, shift)                                              \
-    ::culd::nvidia::catalog::detail::catalogBits(offset, width, ::culd::nvidia::catalog::vk::kind, shift)
+    ::culd::nvidia::catalog::detail::catalogBits(offset, width,                              \
+                                                 ::culd::nvidia::catalog::vk::kind, shift)
 #define CULD_CATALOG_ACTIONS(...) {__VA_ARGS__}
 
 // Every R_CUDA type, ordered by code (index == r_type).

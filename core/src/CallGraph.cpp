@@ -24,13 +24,6 @@ using namespace elf;
 
 namespace {
 
-constexpr uint8_t EIATTR_FRAME_SIZE = 0x11;
-constexpr uint8_t EIATTR_CRS_STACK_SIZE = 0x1E;
-constexpr uint8_t EIATTR_NUM_BARRIERS = 0x4C;
-constexpr uint8_t EIATTR_EXTERNS = 0x0F;
-constexpr uint8_t EIATTR_REGCOUNT = 0x2F;
-constexpr uint8_t EIATTR_MAXREG_COUNT = 0x1B;
-
 uint32_t readU32(const uint8_t *p) {
     return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
 }

@@ -382,8 +382,8 @@ void ElfFileParser::checkSectionData() {
 }
 
 // Sections with file bytes must not overlap each other or the ELF metadata.
-// The one exception is Mercury's alias sections (.nv.merc.nv.constant.user,
-// .nv.merc.nv.global.init, ...), which name exactly the bytes of a twin.
+// The one exception is Mercury's alias sections (flagged SHF_CUDA_MERCURY),
+// which name exactly the bytes of a SASS twin.
 void ElfFileParser::checkOverlaps() {
     struct Range {
         uint64_t offset, size;

@@ -70,8 +70,9 @@ SectionKind classifySection(const ElfSection &s, uint32_t *bank) {
     if (s.type == SHT_NULL || s.type == SHT_SYMTAB || s.type == SHT_STRTAB ||
         s.type == SHT_SYMTAB_SHNDX || s.type == SHT_NOTE)
         return SectionKind::Ignored;
-    if ((s.flags & SHF_CUDA_MERCURY) || startsWith(name, ".nv.merc.") ||
-        startsWith(name, ".nv.capmerc."))
+    // Mercury shadow sections by their flag; the link asks the target's
+    // plugin first (Target::isMercurySection), which knows them by name too.
+    if (s.flags & SHF_CUDA_MERCURY)
         return SectionKind::Mercury;
     if (s.type == SHT_REL || s.type == SHT_RELA)
         return SectionKind::Reloc;

@@ -33,15 +33,6 @@ namespace culd {
 
 namespace {
 
-// Whether an input built for `inputSm` may be linked for the target.
-bool archCompatible(const culd_arch_info &arch, uint32_t inputSm) {
-    if (inputSm == arch.sm)
-        return true;
-    const uint32_t *begin = arch.compatible_inputs;
-    const uint32_t *end = begin ? begin + arch.num_compatible : begin;
-    return std::find(begin, end, inputSm) != end;
-}
-
 constexpr uint64_t kNvlinkHeaderRead = 56;
 
 class InputReader {
@@ -164,7 +155,7 @@ private:
         }
         std::unique_ptr<ObjectFile> file = ObjectFile::fromBytes(std::move(map), name, order_++);
         checkCudaVersions(name, file->elf(), ctx_.opts.cudaApiVersion);
-        if (!archCompatible(ctx_.arch, file->sm()))
+        if (!ctx_.target.acceptsInputSm(file->sm()))
             throw FatalError("Input file '" + name + "' arch does not match target '" +
                              ctx_.opts.archText + "' (file is sm_" + std::to_string(file->sm()) +
                              ")");
@@ -224,10 +215,10 @@ private:
 
     // The entry nvlink would choose for the target, decompressed, linked.
     void readEntries(const std::vector<FatbinEntry> &entries, const std::string &name) {
-        FatbinTarget target{ctx_.arch.sm, ctx_.opts.archSuffix};
+        FatbinTarget target{ctx_.target.sm(), ctx_.opts.archSuffix};
         FatbinSelectOptions select;
-        const culd_arch_info &arch = ctx_.arch;
-        select.cubinCompatible = [&arch](uint32_t sm, char) { return archCompatible(arch, sm); };
+        const Target &arch = ctx_.target;
+        select.cubinCompatible = [&arch](uint32_t sm, char) { return arch.acceptsInputSm(sm); };
         const FatbinEntry *entry = selectEntry(entries, target, select);
         if (!entry) {
             for (const FatbinEntry &e : entries)

@@ -469,7 +469,7 @@ private:
     }
 
     uint64_t reservedSize() const {
-        return ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
+        return ctx_.opts.disableSmemReservation ? 0 : ctx_.target.reservedSharedMemory();
     }
 
     void setWindowSize(KernelInfo &kernel, uint64_t end) {
@@ -558,7 +558,7 @@ namespace {
 constexpr uint64_t kMaxStaticShared = 0xC000;
 
 void checkSharedLimits(const Context &ctx) {
-    uint64_t reserved = ctx.opts.disableSmemReservation ? 0 : ctx.arch.reserved_smem;
+    uint64_t reserved = ctx.opts.disableSmemReservation ? 0 : ctx.target.reservedSharedMemory();
     bool failed = false;
     for (const OutputSection *window : ctx.outputs) {
         if (window->kind != SectionKind::SharedEntry || !window->owner ||

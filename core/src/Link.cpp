@@ -47,17 +47,17 @@ OutputSection *Context::makeOutput(std::string name, uint32_t type, uint64_t fla
 }
 
 void runLink(const Options &opts, const Plugin &plugin) {
-    const culd_arch_info *arch = plugin.arch(opts.sm);
-    if (!arch)
-        throw FatalError("plugin '" + plugin.name() + "' does not serve sm_" +
-                         std::to_string(opts.sm));
+    // Built once, before any pass: every per-arch question of the passes
+    // goes to it (and through it to the plugin), never to the C structs.
+    Target target(plugin, opts.sm);
     if (opts.outputFile.empty())
         throw FatalError("no output file given (use -o FILE)");
     checkOutputIsNoInput(opts);
-    Context ctx(opts, plugin, *arch);
-    // nvlink says so too: on sm_90 and later its --preserve-relocs covers
-    // only part of what was resolved (see Relocations.cpp).
-    if (opts.preserveRelocs && arch->sm >= 90)
+    Context ctx(opts, target);
+    // nvlink says so too: on the targets whose plugin flags it (sm_90 and
+    // later) its --preserve-relocs covers only part of what was resolved
+    // (see Relocations.cpp).
+    if (opts.preserveRelocs && target.preserveRelocsIsPartial())
         Diagnostics::get().warning("Option '--preserve-relocs' is not fully implemented for gpu "
                                    "architecture '" + opts.archText +
                                    "' and may not work as expected");

@@ -90,7 +90,7 @@ private:
         out->addralign = in.alignment();
         // sm_75..sm_89 keep the function's own register count in the top
         // byte of .text sh_info.
-        if (in.kind == SectionKind::Text && (ctx_.arch.flags & CULD_ARCH_F_TEXT_REGCOUNT))
+        if (in.kind == SectionKind::Text && ctx_.target.textInfoHasRegCount())
             out->infoHighByte = in.header->info >> 24;
         return out;
     }
@@ -142,7 +142,7 @@ bool refersToExternShared(const ObjectFile &file) {
 // message for the __constant__ bank; another bank over the limit is not seen
 // from nvcc output, so culd names it in its own words).
 void checkConstantBankSizes(const Context &ctx) {
-    uint64_t max = ctx.arch.max_cbank_size;
+    uint64_t max = ctx.target.maxConstantBankSize();
     if (!max)
         return;
     for (const OutputSection *out : ctx.outputs) {
@@ -151,7 +151,7 @@ void checkConstantBankSizes(const Context &ctx) {
         if (out->size <= max)
             continue;
         // nvlink reports it as an error (exit 255), not a fatal one.
-        if (out->kind == SectionKind::ConstantBank && out->bank == ctx.arch.user_cbank)
+        if (out->kind == SectionKind::ConstantBank && out->bank == ctx.target.userConstantBank())
             Diagnostics::get().error("File uses too much global constant data (" +
                                      hex(out->size) + " bytes, " + hex(max) + " max)");
         else

@@ -113,6 +113,18 @@ std::unique_ptr<Plugin> Plugin::load(const std::string &path) {
     return plugin;
 }
 
+std::unique_ptr<Plugin> Plugin::fromDescriptor(const culd_plugin_descriptor *desc,
+                                               const std::string &origin) {
+    if (!desc || desc->abi_major != CULD_PLUGIN_ABI_MAJOR)
+        throw FatalError("plugin '" + origin + "': no descriptor of this ABI");
+    std::unique_ptr<Plugin> plugin(new Plugin());
+    plugin->path_ = origin;
+    plugin->desc_ = desc;
+    plugin->validate();
+    plugin->indexTables();
+    return plugin;
+}
+
 // Checks the descriptor before anything reads through it.
 void Plugin::validate() const {
     auto fail = [&](const std::string &why) { throw FatalError("plugin '" + path_ + "': " + why); };

@@ -63,7 +63,7 @@ constexpr std::string_view kPtxConst0Size = ".nv.ptx.const0.size";
 
 uint64_t ptxConst0Size(const Context &ctx) {
     for (const OutputSection *out : ctx.outputs)
-        if (out->kind == SectionKind::ConstantBank && out->bank == ctx.arch.user_cbank)
+        if (out->kind == SectionKind::ConstantBank && out->bank == ctx.target.userConstantBank())
             return out->size;
     return 0xFFFFFFFFu;
 }
@@ -98,11 +98,17 @@ private:
     void scan(ObjectFile &file, const ElfSection &relocHeader, InputSection &target,
               const ElfReloc &r, bool rela) {
         Symbol *sym = r.symbol < file.symbols.size() ? file.symbols[r.symbol] : nullptr;
-        const culd_reloc_desc *desc = ctx_.plugin.reloc(r.type);
+        const culd_reloc_desc *desc = ctx_.target.reloc(r.type);
         if (!desc)
             throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
                              "': unexpected reloc type " + hex(r.type) + " at offset " +
                              hex(r.offset));
+        // The plugin's row may need a newer architecture class than the
+        // target's (nvlink: "Relocation %s not supported on %s").
+        if (!ctx_.target.relocAllowed(*desc))
+            throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
+                             "': relocation " + desc->name + " at offset " + hex(r.offset) +
+                             " is not supported on " + ctx_.target.name());
         if (desc->resolver == CULD_RESOLVE_NONE || !sym)
             return;
         // A section symbol of a section culd does not link (a note, a symbol
@@ -246,7 +252,7 @@ private:
         bool plain = (desc.flags & CULD_RELOC_F_UNIFIED) && !ctx_.opts.relocatable;
         k.type = plain ? desc.plain_type : desc.type;
         k.addend = addend;
-        k.rela = rela || ctx_.relaOnly() || ctx_.opts.forceRela;
+        k.rela = rela || ctx_.target.relaOnly() || ctx_.opts.forceRela;
         if (sym.isSectionSymbol) {
             k.symbolSection = sym.section->out;
             k.addend += static_cast<int64_t>(sym.section->outOffset);

@@ -11,8 +11,6 @@ namespace culd {
 
 namespace {
 
-constexpr uint8_t EIATTR_NUM_BARRIERS = 0x4C;
-
 uint64_t sizeOf(const Context &ctx, SectionKind kind, const Symbol *owner, uint32_t bank = 0) {
     uint64_t total = 0;
     for (const OutputSection *o : ctx.outputs)

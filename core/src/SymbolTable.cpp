@@ -79,12 +79,14 @@ void createSections(Context &ctx, ObjectFile &file) {
     file.sections.assign(elf.sections().size(), nullptr);
     for (const ElfSection &hdr : elf.sections()) {
         uint32_t bank = 0;
-        SectionKind kind = classifySection(hdr, &bank);
+        // The plugin knows its family's Mercury shadow sections.
+        SectionKind kind = ctx.target.isMercurySection(hdr) ? SectionKind::Mercury
+                                                           : classifySection(hdr, &bank);
         if (kind == SectionKind::Ignored)
             continue;
-        if (kind == SectionKind::Mercury && !ctx.isMercuryTarget())
+        if (kind == SectionKind::Mercury && !ctx.target.isMercury())
             throw FatalError(file.name() + ": section '" + std::string(hdr.name) +
-                             "' is Mercury code, which sm_" + std::to_string(ctx.arch.sm) +
+                             "' is Mercury code, which " + ctx.target.name() +
                              " cannot use");
         if (kind == SectionKind::Unsupported)
             throw FatalError(file.name() + ": section '" + std::string(hdr.name) +
@@ -105,7 +107,7 @@ std::unordered_map<uint32_t, uint32_t> regCountsOf(const ObjectFile &file) {
     if (!info)
         return counts;
     for (const NvInfoRecord &r : parseNvInfo(info->data, {file.name(), info->name}))
-        if (r.code == 0x2F && r.wordCount() >= 2)
+        if (r.code == EIATTR_REGCOUNT && r.wordCount() >= 2)
             counts.emplace(r.word(0), r.word(1));
     return counts;
 }

@@ -25,19 +25,6 @@ using namespace elf;
 
 namespace {
 
-// EIATTR codes the linker treats specially.
-enum : uint8_t {
-    EIATTR_PARAM_CBANK = 0x0A,
-    EIATTR_EXTERNS = 0x0F,
-    EIATTR_FRAME_SIZE = 0x11,
-    EIATTR_CRS_STACK_SIZE = 0x1E,
-    EIATTR_NUM_BARRIERS = 0x4C,
-    EIATTR_MIN_STACK_SIZE = 0x12,
-    EIATTR_MAX_STACK_SIZE = 0x23,
-    EIATTR_REGCOUNT = 0x2F,
-    EIATTR_SAM_REGION_STACK_SIZE = 0x3B,
-};
-
 void putU32(std::vector<uint8_t> &out, size_t at, uint32_t v) {
     std::memcpy(out.data() + at, &v, 4);
 }
@@ -107,12 +94,12 @@ public:
         computeStacks();
         makeNotes();
         makeModuleInfo();
-        if (ctx_.arch.flags & CULD_ARCH_F_COMPAT)
+        if (ctx_.target.writesCompat())
             makeCompat();
         makeFunctionInfos();
         makeCallgraph();
         makePrototype();
-        if ((ctx_.arch.flags & CULD_ARCH_F_REL_ACTION) && !ctx_.opts.relocatable)
+        if (ctx_.target.writesRelAction() && !ctx_.opts.relocatable)
             makeRelAction();
     }
 
@@ -214,7 +201,7 @@ private:
                 return std::vector<uint8_t>(n->data.begin(), n->data.end());
         std::vector<uint8_t> out;
         appendNoteHeader(out, 8, 1000);
-        uint16_t version = 2, sm = static_cast<uint16_t>(ctx_.arch.sm);
+        uint16_t version = 2, sm = static_cast<uint16_t>(ctx_.target.sm());
         uint32_t cudaVersion = kToolkitVersion;
         out.insert(out.end(), reinterpret_cast<uint8_t *>(&version),
                    reinterpret_cast<uint8_t *>(&version) + 2);
@@ -234,8 +221,9 @@ private:
                 if (!s || s->kind != SectionKind::NvInfo)
                     continue;
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()}))
-                    if (std::optional<MergedRecord> m = keepModuleRecord(*file, r))
-                        records.push_back(std::move(*m));
+                    if (admitEiattr(*file, *s, r))
+                        if (std::optional<MergedRecord> m = keepModuleRecord(*file, r))
+                            records.push_back(std::move(*m));
             }
         std::reverse(records.begin(), records.end());
         for (Symbol *f : functions_) {
@@ -261,6 +249,12 @@ private:
             for (const MergedRecord &r : records)
                 r.appendTo(self.synthetic);
         };
+    }
+
+    // Every input attribute passes the plugin's gating policy before it is
+    // merged (kept, kept with a warning, dropped, or refused).
+    bool admitEiattr(const ObjectFile &file, const InputSection &s, const NvInfoRecord &r) const {
+        return ctx_.target.admitEiattr(r.code, file.name(), s.name());
     }
 
     std::optional<MergedRecord> keepModuleRecord(ObjectFile &file, const NvInfoRecord &r) {
@@ -303,7 +297,9 @@ private:
                 if (!s || s->kind != SectionKind::Compat)
                     continue;
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()})) {
-                    if (r.code == 11)
+                    if (!ctx_.target.admitCompat(r.code, file->name(), s->name()))
+                        continue;
+                    if (r.code == EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE)
                         compatFastpath_ &= r.wordCount() ? r.word(0) : 0;
                     auto it = at.find(r.code);
                     if (it == at.end()) {
@@ -314,14 +310,15 @@ private:
                     mergeCompatValue(merged[it->second].second, r);
                 }
             }
-        // CUDA_ACCELERATOR_TARGET (9) comes first and follows the -arch
-        // suffix; nvlink writes it even when no input has a .nv.compat.
+        // CUDA_ACCELERATOR_TARGET comes first and follows the -arch suffix;
+        // nvlink writes it even when no input has a .nv.compat.
         std::vector<uint8_t> bytes;
-        appendValueRecord(bytes, EIFMT_BVAL, 9, ctx_.opts.archSuffix == 'a' ? 1 : 0);
+        appendValueRecord(bytes, EIFMT_BVAL, EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET,
+                          ctx_.opts.archSuffix == 'a' ? 1 : 0);
         for (auto &[code, r] : merged) {
-            if (code == 9)
+            if (code == EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET)
                 continue;
-            if (code == 11) { // CAN_FASTPATH_FINALIZE: omitted when 0
+            if (code == EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE) { // omitted when 0
                 if (r.wordCount() == 0 || compatFastpath_ == 0)
                     continue;
                 std::vector<uint32_t> words{compatFastpath_};
@@ -338,14 +335,14 @@ private:
 
     void mergeCompatValue(NvInfoRecord &into, const NvInfoRecord &r) {
         switch (r.code) {
-        case 2:
-        case 5:
+        case EICOMPAT_ATTR_ISA_CLASS:
+        case EICOMPAT_ATTR_INST_TCGEN05_MMA:
             into.value = std::max(into.value, r.value);
             break;
-        case 3:
+        case EICOMPAT_ATTR_INST_TENSORMAP_V1:
             into.value = static_cast<uint16_t>(into.value | r.value);
             break;
-        case 6:
+        case EICOMPAT_ATTR_ENABLE_OPPORTUNISTIC_FINALIZATION:
             if (into.value != r.value)
                 into.value = 1;
             break;
@@ -365,6 +362,8 @@ private:
                 bool entry = s->owner && s->owner->isEntry();
                 bool externsInPlace = false;
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()})) {
+                    if (!admitEiattr(*file, *s, r))
+                        continue;
                     std::optional<MergedRecord> m = keepFunctionRecord(*file, r);
                     if (m && r.code == EIATTR_EXTERNS) {
                         m = entry ? kernelExterns(*m, s->owner) : stillUndefined(*m);
@@ -711,14 +710,14 @@ private:
     void makeRelAction() {
         uint32_t newest = 0;
         for (uint32_t type = 1; type < 0x1000; ++type)
-            if (const culd_reloc_desc *d = ctx_.plugin.reloc(type);
+            if (const culd_reloc_desc *d = ctx_.target.reloc(type);
                 d && d->resolver != CULD_RESOLVE_NONE)
                 newest = type;
         if (!newest)
             return;
         std::vector<uint8_t> bytes(8, 0);
         putU32(bytes, 0, newest);
-        appendRelActionRecord(bytes, *ctx_.plugin.reloc(newest));
+        appendRelActionRecord(bytes, *ctx_.target.reloc(newest));
         OutputSection *out =
             makeSynthetic(".nv.rel.action", SHT_CUDA_RELOCINFO, SectionKind::RelAction, 8);
         out->entsize = 8;

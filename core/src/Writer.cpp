@@ -26,7 +26,9 @@ using namespace elf;
 namespace {
 
 // Rank of a section in nvlink's output order; ties keep creation order.
-int orderRank(const OutputSection &s, bool mercuryTarget) {
+// Constant-bank entries (.nv.constant0.<k>) follow the code, or, where the
+// plugin says so (CONST0_AFTER_DATA), the uninitialised memory windows.
+int orderRank(const OutputSection &s, bool const0AfterData) {
     switch (s.kind) {
     case SectionKind::Shstrtab: return 0;
     case SectionKind::Strtab: return 1;
@@ -41,7 +43,7 @@ int orderRank(const OutputSection &s, bool mercuryTarget) {
     case SectionKind::RelAction: return 10;
     case SectionKind::Reloc: return 11;
     case SectionKind::ConstantBank: return 12;
-    case SectionKind::ConstantEntry: return mercuryTarget ? 19 : 13;
+    case SectionKind::ConstantEntry: return const0AfterData ? 19 : 13;
     case SectionKind::Text: return 14;
     case SectionKind::GlobalInit: return 15;
     // Uninitialised memory windows keep their creation order.
@@ -78,6 +80,10 @@ public:
                              " (--max-output-size)");
         std::vector<uint8_t> bytes = image.serialize();
         copySections(image, bytes);
+        // The plugin's finaliser sees the image exactly as it would be
+        // written (a Mercury family may compile or patch it); a no-op for
+        // plugins without one.
+        ctx_.target.finalize(bytes);
         writeFileAtomically(ctx_.opts.outputFile, bytes);
     }
 
@@ -142,13 +148,14 @@ private:
     }
 
     void orderSections() {
-        bool merc = ctx_.isMercuryTarget();
+        bool const0AfterData = ctx_.target.const0AfterData();
         for (OutputSection *s : ctx_.outputs)
             if (!isEmpty(*s))
                 sections_.push_back(s);
         std::stable_sort(sections_.begin(), sections_.end(),
-                         [merc](const OutputSection *a, const OutputSection *b) {
-                             return orderRank(*a, merc) < orderRank(*b, merc);
+                         [const0AfterData](const OutputSection *a, const OutputSection *b) {
+                             return orderRank(*a, const0AfterData) <
+                                    orderRank(*b, const0AfterData);
                          });
         for (size_t i = 0; i < sections_.size(); ++i)
             sections_[i]->index = static_cast<uint32_t>(i + 1);
@@ -205,7 +212,7 @@ private:
             return false;
         if (!s.isLocal && isLinkerProvided(s.name))
             return ctx_.opts.relocatable ||
-                   (s.name == ".nv.reservedSmem.offset0" && ctx_.arch.reserved_smem);
+                   (s.name == ".nv.reservedSmem.offset0" && ctx_.target.reservedSharedMemory());
         if (s.defined && s.section && (!s.section->isLive() || !s.section->out))
             return false;
         if (s.isFunction() && s.defined && !s.live)
@@ -395,11 +402,12 @@ private:
         return out;
     }
 
-    // sm_75..sm_90: PHDR, LOAD R+X over constant banks and code, LOAD R+W over
-    // initialised and uninitialised globals (when there are any), LOAD R+X
-    // over the program header table again.
+    // The plugin's CULD_PHDR_CODE_DATA layout (every NVIDIA target): PHDR,
+    // LOAD R+X over constant banks and code, LOAD R+W over initialised and
+    // uninitialised globals (when there are any), LOAD R+X over the program
+    // header table again.
     std::vector<OutputProgramHeader> programHeaders() const {
-        if (ctx_.opts.relocatable)
+        if (ctx_.opts.relocatable || !ctx_.target.writesProgramHeaders())
             return {};
         OutputProgramHeader table;
         table.type = PT_PHDR;
@@ -442,7 +450,7 @@ private:
     }
 
     uint64_t reservedSharedMemory() const {
-        return ctx_.opts.disableSmemReservation ? 0 : ctx_.arch.reserved_smem;
+        return ctx_.opts.disableSmemReservation ? 0 : ctx_.target.reservedSharedMemory();
     }
 
     uint32_t compatIndex() const {
@@ -458,7 +466,7 @@ private:
     // nvlink's own: version 1, zero padding, whatever the input holds there.
     ImageHeader imageHeader() const {
         ImageHeader h;
-        bool v7 = ctx_.arch.elf_abi == CULD_ELF_ABI_V7;
+        bool v7 = ctx_.target.elfAbiV7();
         h.osabi = v7 ? ELFOSABI_CUDA_V7 : ELFOSABI_CUDA_V8;
         h.abiVersion = v7 ? 7 : 8;
         if (!ctx_.files.empty()) {
@@ -473,20 +481,22 @@ private:
         h.machine = EM_CUDA;
         h.flags = elfFlags();
         h.shstrndx = shstrtab_->index;
-        // nvlink -r still records the program-header entry size below sm_100.
+        // nvlink -r still records the program-header entry size where the
+        // plugin says so (below sm_100).
         h.phentsizeWithoutProgramHeaders =
-            ctx_.opts.relocatable && !ctx_.isMercuryTarget() ? sizeof(Phdr64) : 0;
+            ctx_.opts.relocatable && ctx_.target.relocatableRecordsPhentsize() ? sizeof(Phdr64)
+                                                                               : 0;
         return h;
     }
 
     // ABI v8: (cuinfo index << 24) | (SM << 8) | the arch's low byte.
     // ABI v7 (CUDA <= 12): (virtual SM << 16) | fixed bits | SM.
     uint32_t elfFlags() const {
-        if (ctx_.arch.elf_abi == CULD_ELF_ABI_V7)
-            return (ctx_.arch.sm << 16) | ctx_.arch.elf_flags_low | ctx_.arch.sm;
+        uint32_t sm = ctx_.target.sm();
+        if (ctx_.target.elfAbiV7())
+            return (sm << 16) | ctx_.target.elfFlagsLow() | sm;
         uint32_t cuinfo = ctx_.cuinfo ? ctx_.cuinfo->index : 0;
-        return (std::min<uint32_t>(cuinfo, 0xFF) << 24) | (ctx_.arch.sm << 8) |
-               ctx_.arch.elf_flags_low;
+        return (std::min<uint32_t>(cuinfo, 0xFF) << 24) | (sm << 8) | ctx_.target.elfFlagsLow();
     }
 
     // Copies each section's input pieces once and patches its relocations,
@@ -523,7 +533,8 @@ private:
             if (!p.input->bytes().empty())
                 std::memcpy(dst + p.offset, p.input->bytes().data, p.input->bytes().size);
         if (!s.applies.empty())
-            applyRelocations(ctx_.plugin, ctx_.arch.sm, s.name, s.type, dst, s.size, s.applies);
+            applyRelocations(ctx_.target.plugin(), ctx_.target.sm(), s.name, s.type, dst, s.size,
+                             s.applies);
     }
 
     Context &ctx_;

@@ -13,7 +13,7 @@
 // RELA only, .text sh_info = symbol index; nvlink 13.0 links sm_100 cubins for
 // sm_103 and sm_120 ones for sm_121 and refuses every other pair.
 #include <culd/plugin.hpp>
-#include <culd/reloc/Catalog.hpp>
+#include <culd-nvidia/Nvidia.h>
 
 #include <cstring>
 
@@ -21,19 +21,16 @@ namespace {
 
 constexpr uint32_t kSm100Inputs[] = {100};
 constexpr uint32_t kSm120Inputs[] = {120};
-constexpr uint32_t kAbs55_16_34 = 75; // R_CUDA_ABS55_16_34: call target
 
 culd_arch_info blackwell(uint32_t sm) {
-    culd_arch_info a = culd::sdk::nvidiaArchInfo(sm);
+    culd_arch_info a = culd::nvidia::archInfo(sm);
     a.variants = CULD_VARIANT_A | CULD_VARIANT_F;
-    a.flags = CULD_ARCH_F_MERCURY | CULD_ARCH_F_CONST0_AFTER_DATA | CULD_ARCH_F_COMPAT;
+    a.flags = CULD_ARCH_F_MERCURY | CULD_ARCH_F_CONST0_AFTER_DATA | CULD_ARCH_F_COMPAT |
+              CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL;
     a.elf_abi = CULD_ELF_ABI_V8;
-    a.elf_flags_low = culd::sdk::kElfV8FlagsMercury;
-    a.instruction_bytes = 16;
-    a.param_cbank_offset = 0x380;
+    a.elf_flags_low = culd::nvidia::kElfV8FlagsMercury;
     a.reserved_smem = 0x400;
     a.reloc_style = CULD_RELOC_STYLE_RELA_ONLY;
-    a.call_reloc_type = kAbs55_16_34;
     return a;
 }
 
@@ -71,14 +68,16 @@ public:
     }
 
     std::vector<culd_reloc_desc> relocations() const override {
-        std::vector<culd_reloc_desc> all = culd::sdk::rCudaCatalog();
-        std::vector<culd_reloc_desc> mercury = culd::sdk::rMercuryCatalog();
+        // The SASS side uses R_CUDA, the capsules R_MERCURY (mercury.md).
+        std::vector<culd_reloc_desc> all = culd::nvidia::rCudaTypes();
+        std::vector<culd_reloc_desc> mercury = culd::nvidia::rMercuryTypes();
         all.insert(all.end(), mercury.begin(), mercury.end());
         return all;
     }
 
     culd_eiattr_policy eiattrPolicy(uint32_t sm, uint32_t code) const override {
-        return culd::sdk::nvidiaEiattrPolicy(sm, code);
+        // Every attribute up to 0x60 exists on these SMs: nothing is gated.
+        return culd::nvidia::eiattrPolicy(sm, code, nullptr, 0);
     }
 
     bool hasMercury() const override { return true; }

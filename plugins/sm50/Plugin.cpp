@@ -8,8 +8,8 @@
 // Values below were read from cubins built with CUDA 11.8 (`nvcc -cubin
 // -rdc=true -arch=sm_5x/6x`) and linked with nvlink 11.8:
 //   e_flags 0x00320532 (sm_50) ... 0x003e053e (sm_62)   -> V7, fixed bits 0x500
-//   EIATTR_PARAM_CBANK value 0x000c0140                 -> params at 0x140
-//   call to bfunc / vprintf: r_type 42 R_CUDA_ABS32_20  -> call_reloc_type
+//   EIATTR_PARAM_CBANK value 0x000c0140                 (params at 0x140)
+//   call to bfunc / vprintf: r_type 42 R_CUDA_ABS32_20  (a driver relocation)
 //   .text sh_info 0x1200000c = regs << 24 | symbol      -> TEXT_REGCOUNT
 //   nvlink output has .nv.rel.action (0xe0 bytes)      -> REL_ACTION
 //   inputs carry .rel.text.* with the addend in the instruction; nvlink's
@@ -17,24 +17,27 @@
 //   nvlink 11.8 links an sm_50 cubin for -arch=sm_52 and an sm_60 one for
 //   sm_61, and refuses every other pair inside 50..62   -> compatible_inputs
 #include <culd/plugin.hpp>
-#include <culd/reloc/Catalog.hpp>
+#include <culd-nvidia/Nvidia.h>
 
 namespace {
 
+// Attributes tied to a newer SM than this family: the tcgen05 ones (0x51,
+// 0x52) and REG_RECONFIG (0x54) exist from sm_100 on, so a cubin of this
+// family carrying them is kept with a warning. (0x50 and 0x5F already occur
+// in sm_90 cubins and are not gated.)
+constexpr culd::nvidia::EiattrGate kEiattrGates[] = {{0x51, 100}, {0x52, 100}, {0x54, 100}};
+
 constexpr uint32_t kSm50Inputs[] = {50};
 constexpr uint32_t kSm60Inputs[] = {60};
-constexpr uint32_t kAbs32_20 = 42; // R_CUDA_ABS32_20: JCAL target
 
 culd_arch_info maxwellPascal(uint32_t sm) {
-    culd_arch_info a = culd::sdk::nvidiaArchInfo(sm);
-    a.flags = CULD_ARCH_F_SCHED_CONTROL | CULD_ARCH_F_TEXT_REGCOUNT | CULD_ARCH_F_REL_ACTION;
+    culd_arch_info a = culd::nvidia::archInfo(sm);
+    a.flags = CULD_ARCH_F_TEXT_REGCOUNT | CULD_ARCH_F_REL_ACTION |
+              CULD_ARCH_F_RELOCATABLE_PHENTSIZE;
     a.elf_abi = CULD_ELF_ABI_V7;
-    a.elf_flags_low = culd::sdk::kElfV7FixedFlags;
-    a.instruction_bytes = 8;
-    a.param_cbank_offset = 0x140;
+    a.elf_flags_low = culd::nvidia::kElfV7FixedFlags;
     a.reserved_smem = 0;
     a.reloc_style = CULD_RELOC_STYLE_SPLIT;
-    a.call_reloc_type = kAbs32_20;
     return a;
 }
 
@@ -51,11 +54,15 @@ public:
     }
 
     std::vector<culd_reloc_desc> relocations() const override {
-        return culd::sdk::rCudaCatalog();
+        // nvlink has one R_CUDA table for every target and its per-type
+        // gating classes are not published (relocations.md §10), so the
+        // family keeps every R_CUDA type rather than refuse valid input; no
+        // R_MERCURY type (those live only in sm_100+ shadow sections).
+        return culd::nvidia::rCudaTypes();
     }
 
     culd_eiattr_policy eiattrPolicy(uint32_t sm, uint32_t code) const override {
-        return culd::sdk::nvidiaEiattrPolicy(sm, code);
+        return culd::nvidia::eiattrPolicy(sm, code, kEiattrGates);
     }
 };
 

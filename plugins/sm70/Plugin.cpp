@@ -9,8 +9,8 @@
 // sm_75..89; own .nv.info reader for the ABI v8 ones):
 //   e_flags 0x00460546 (sm_70), 0x00480548 (sm_72); 0x06004b04 (sm_75),
 //   0x06005004 / 0x06005604 / 0x06005704 / 0x06005804 / 0x06005904 (80..89)
-//   EIATTR_PARAM_CBANK value 0x000c0160 on every one   -> params at 0x160
-//   calls: r_type 58 R_CUDA_ABS47_34 (both toolkits)   -> call_reloc_type
+//   EIATTR_PARAM_CBANK value 0x000c0160 on every one   (params at 0x160)
+//   calls: r_type 58 R_CUDA_ABS47_34 (both toolkits)   (a driver relocation)
 //   .text sh_info 0x1800000f = regs << 24 | symbol     -> TEXT_REGCOUNT
 //   .rel.text.* + .rela.text.* in inputs and outputs   -> SPLIT
 //   nvlink 11.8 writes .nv.rel.action for sm_70 too    -> REL_ACTION
@@ -18,31 +18,34 @@
 //   and refuses sm_80 for sm_87/88 and 11.8 sm_70 for sm_75 -> compatible_inputs
 // Taken from the references, not re-measured: reserved shared memory 0.
 #include <culd/plugin.hpp>
-#include <culd/reloc/Catalog.hpp>
+#include <culd-nvidia/Nvidia.h>
 
 namespace {
 
+// Attributes tied to a newer SM than this family: the tcgen05 ones (0x51,
+// 0x52) and REG_RECONFIG (0x54) exist from sm_100 on, so a cubin of this
+// family carrying them is kept with a warning. (0x50 and 0x5F already occur
+// in sm_90 cubins and are not gated.)
+constexpr culd::nvidia::EiattrGate kEiattrGates[] = {{0x51, 100}, {0x52, 100}, {0x54, 100}};
+
 constexpr uint32_t kAmpereInputs[] = {80};
 constexpr uint32_t kAdaInputs[] = {80, 86};
-constexpr uint32_t kAbs47_34 = 58; // R_CUDA_ABS47_34: CALL.ABS.NOINC target
 
 culd_arch_info voltaToAda(uint32_t sm) {
-    culd_arch_info a = culd::sdk::nvidiaArchInfo(sm);
-    a.flags = CULD_ARCH_F_REL_ACTION | CULD_ARCH_F_TEXT_REGCOUNT;
+    culd_arch_info a = culd::nvidia::archInfo(sm);
+    a.flags = CULD_ARCH_F_REL_ACTION | CULD_ARCH_F_TEXT_REGCOUNT |
+              CULD_ARCH_F_RELOCATABLE_PHENTSIZE;
     a.elf_abi = CULD_ELF_ABI_V8;
-    a.elf_flags_low = culd::sdk::kElfV8FlagsSass;
-    a.instruction_bytes = 16;
-    a.param_cbank_offset = 0x160;
+    a.elf_flags_low = culd::nvidia::kElfV8FlagsSass;
     a.reserved_smem = 0;
     a.reloc_style = CULD_RELOC_STYLE_SPLIT;
-    a.call_reloc_type = kAbs47_34;
     return a;
 }
 
 // sm_70 and sm_72 were dropped before CUDA 13, so only the v7 form exists.
 culd_arch_info cuda12Only(culd_arch_info a) {
     a.elf_abi = CULD_ELF_ABI_V7;
-    a.elf_flags_low = culd::sdk::kElfV7FixedFlags;
+    a.elf_flags_low = culd::nvidia::kElfV7FixedFlags;
     return a;
 }
 
@@ -64,11 +67,15 @@ public:
     }
 
     std::vector<culd_reloc_desc> relocations() const override {
-        return culd::sdk::rCudaCatalog();
+        // nvlink has one R_CUDA table for every target and its per-type
+        // gating classes are not published (relocations.md §10), so the
+        // family keeps every R_CUDA type rather than refuse valid input; no
+        // R_MERCURY type (those live only in sm_100+ shadow sections).
+        return culd::nvidia::rCudaTypes();
     }
 
     culd_eiattr_policy eiattrPolicy(uint32_t sm, uint32_t code) const override {
-        return culd::sdk::nvidiaEiattrPolicy(sm, code);
+        return culd::nvidia::eiattrPolicy(sm, code, kEiattrGates);
     }
 };
 

@@ -10,23 +10,25 @@
 // memory, .nv.rel.action and .nv.compat presence come from arch-study.md
 // (nvlink outputs), not re-measured here.
 #include <culd/plugin.hpp>
-#include <culd/reloc/Catalog.hpp>
+#include <culd-nvidia/Nvidia.h>
 
 namespace {
 
-constexpr uint32_t kAbs55_16_34 = 75; // R_CUDA_ABS55_16_34: call target
+// Attributes tied to a newer SM than this family: the tcgen05 ones (0x51,
+// 0x52) and REG_RECONFIG (0x54) exist from sm_100 on, so a cubin of this
+// family carrying them is kept with a warning. (0x50 and 0x5F already occur
+// in sm_90 cubins and are not gated.)
+constexpr culd::nvidia::EiattrGate kEiattrGates[] = {{0x51, 100}, {0x52, 100}, {0x54, 100}};
 
 culd_arch_info hopper(uint32_t sm) {
-    culd_arch_info a = culd::sdk::nvidiaArchInfo(sm);
+    culd_arch_info a = culd::nvidia::archInfo(sm);
     a.variants = CULD_VARIANT_A;
-    a.flags = CULD_ARCH_F_REL_ACTION | CULD_ARCH_F_COMPAT;
+    a.flags = CULD_ARCH_F_REL_ACTION | CULD_ARCH_F_COMPAT |
+              CULD_ARCH_F_RELOCATABLE_PHENTSIZE | CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL;
     a.elf_abi = CULD_ELF_ABI_V8;
-    a.elf_flags_low = culd::sdk::kElfV8FlagsSass;
-    a.instruction_bytes = 16;
-    a.param_cbank_offset = 0x210;
+    a.elf_flags_low = culd::nvidia::kElfV8FlagsSass;
     a.reserved_smem = 0x400;
     a.reloc_style = CULD_RELOC_STYLE_RELA_ONLY;
-    a.call_reloc_type = kAbs55_16_34;
     return a;
 }
 
@@ -38,11 +40,15 @@ public:
     std::vector<culd_arch_info> archs() const override { return {hopper(90)}; }
 
     std::vector<culd_reloc_desc> relocations() const override {
-        return culd::sdk::rCudaCatalog();
+        // nvlink has one R_CUDA table for every target and its per-type
+        // gating classes are not published (relocations.md §10), so the
+        // family keeps every R_CUDA type rather than refuse valid input; no
+        // R_MERCURY type (those live only in sm_100+ shadow sections).
+        return culd::nvidia::rCudaTypes();
     }
 
     culd_eiattr_policy eiattrPolicy(uint32_t sm, uint32_t code) const override {
-        return culd::sdk::nvidiaEiattrPolicy(sm, code);
+        return culd::nvidia::eiattrPolicy(sm, code, kEiattrGates);
     }
 };
 

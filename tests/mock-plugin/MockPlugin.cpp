@@ -3,9 +3,8 @@
 // Plugin "mock" (the ABI scenarios build it as "mock-bad-major" and
 // "mock-newer-minor"), one fictional target, SM 999:
 //   variants A; arch_class 5; flags REL_ACTION; ELF ABI v8, e_flags low 0x04;
-//   16-byte instructions; params at cbank0 + 0x200; reserved smem 0x100;
-//   64 KiB banks, 18 banks, user bank 3; RELA only; call_reloc_type 0 (none);
-//   accepts SM 997 inputs.
+//   reserved smem 0x100; 64 KiB banks, user bank 3; RELA only; program
+//   headers CODE_DATA; accepts SM 997 inputs.
 //
 // Relocation table (exactly four types, nothing else):
 //   1 R_MOCK_ADDR32  LINKER  bits [0..31]  = S + A
@@ -56,14 +55,11 @@ culd_arch_info mockArch() {
     a.flags = CULD_ARCH_F_REL_ACTION;
     a.elf_abi = CULD_ELF_ABI_V8;
     a.elf_flags_low = 0x04;
-    a.instruction_bytes = 16;
-    a.param_cbank_offset = 0x200;
     a.reserved_smem = 0x100;
     a.max_cbank_size = 0x10000;
-    a.num_cbanks = 18;
     a.user_cbank = 3;
     a.reloc_style = CULD_RELOC_STYLE_RELA_ONLY;
-    a.call_reloc_type = 0;
+    a.phdr_layout = CULD_PHDR_CODE_DATA;
     return culd::sdk::accepting(a, kMockInputs);
 }
 

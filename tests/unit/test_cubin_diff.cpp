@@ -500,7 +500,6 @@ TEST_CASE("cubin diff: EXTERNS members compare as a set by name", "[cubindiff]")
     std::vector<uint8_t> bytes = readFile(path), copy = bytes;
     ElfFile f = parse(bytes, "A");
     const ElfSection &info = sectionNamed(f, ".nv.info._Z1kPi");
-    constexpr uint8_t EIATTR_EXTERNS = 0x0F;
     uint64_t words = 0; // file offset of the record's symbol words
     for (const NvInfoRecord &r : parseNvInfo(info.data, {"A", info.name}))
         if (r.code == EIATTR_EXTERNS && r.payload.size == 8)

@@ -36,7 +36,7 @@ TEST_CASE("mock plugin loads and describes itself", "[plugins]") {
     CHECK(p->name() == "mock");
     CHECK(p->descriptor().abi_major == CULD_PLUGIN_ABI_MAJOR);
     REQUIRE(p->arch(999) != nullptr);
-    CHECK(p->arch(999)->param_cbank_offset == 0x200);
+    CHECK(p->arch(999)->reserved_smem == 0x100);
     CHECK(p->arch(998) == nullptr);
     CHECK(p->relocName(3) == "R_MOCK_HOOK");
     CHECK(p->relocName(77) == "R_UNKNOWN_0x4d");

@@ -4,13 +4,11 @@
 #include "culd/CallGraph.h"
 #include "culd/InputFiles.h"
 #include "culd/Options.h"
-#include "culd/PluginRegistry.h"
+#include "culd/Target.h"
 #include "culd/Relocations.h"
 #include "culd/Sections.h"
 #include "culd/StringTable.h"
 #include "culd/Symbols.h"
-
-#include <culd/plugin.h>
 
 #include <deque>
 #include <unordered_map>
@@ -21,12 +19,12 @@
 namespace culd {
 
 struct Context {
-    Context(const Options &o, const Plugin &p, const culd_arch_info &a)
-        : opts(o), plugin(p), arch(a) {}
+    Context(const Options &o, const Target &t) : opts(o), target(t) {}
 
     const Options &opts;
-    const Plugin &plugin;
-    const culd_arch_info &arch;
+    // Every per-arch question goes to the target (and through it to the
+    // plugin); passes never read the plugin's C structs.
+    const Target &target;
 
     std::vector<std::unique_ptr<ObjectFile>> files;
     // Mappings that inputs view into (host objects, archives, fatbins).
@@ -78,9 +76,6 @@ struct Context {
     OutputSection *cuinfo = nullptr;
 
     OutputSection *makeOutput(std::string name, uint32_t type, uint64_t flags);
-
-    bool isMercuryTarget() const { return arch.flags & CULD_ARCH_F_MERCURY; }
-    bool relaOnly() const { return arch.reloc_style == CULD_RELOC_STYLE_RELA_ONLY; }
 };
 
 } // namespace culd

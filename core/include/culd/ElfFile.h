@@ -30,7 +30,7 @@ struct ByteView {
 // .nv.local.*, .nv.shared.reserved.*) describe memory only: ptxas places them
 // at the running file offset without advancing it, and their sh_offset may
 // even point at the section header table. Mercury (SHF_CUDA_MERCURY) copies
-// of such sections, e.g. sm_110's .nv.merc.nv.shared.reserved.0, do occupy
+// of such sections (sm_110 has a shared.reserved one), do occupy
 // file bytes.
 bool sectionHasFileData(uint32_t type, uint64_t flags);
 
@@ -139,7 +139,7 @@ public:
     // symbol indices in range, target section exists).
     std::vector<ElfReloc> relocations(const ElfSection &relocSection) const;
 
-    // Decodes a symbol table other than .symtab (e.g. .nv.merc.symtab, which
+    // Decodes a symbol table other than .symtab (e.g. the Mercury one, which
     // has its own section type). Validated in parse as well.
     std::vector<ElfSymbol> symbolsOf(const ElfSection &symtab) const;
 

@@ -53,6 +53,12 @@ public:
     // file and the reason (not a shared object, no entry point, ABI mismatch).
     static std::unique_ptr<Plugin> load(const std::string &path);
 
+    // A backend linked into the host (tests' mock descriptors): validated
+    // and indexed like a loaded one; `desc` and its tables must outlive the
+    // Plugin. `origin` stands for the path in messages.
+    static std::unique_ptr<Plugin> fromDescriptor(const culd_plugin_descriptor *desc,
+                                                  const std::string &origin);
+
 private:
     Plugin() = default;
     struct Library;

@@ -38,7 +38,7 @@ enum class SectionKind : uint8_t {
     SharedReserved, // .nv.shared.reserved.<x>
     Local,          // .nv.local.<f>
     Debug,          // .debug_*, .nv_debug_* (non-alloc, merged)
-    Mercury,        // .nv.capmerc.* / .nv.merc.* (classified further by the plugin)
+    Mercury,        // a Mercury shadow section (the plugin classifies them)
     Unsupported,    // UFT/UDT and other kinds not linked yet: an error if present
     // Output-only kinds the linker synthesises.
     Note,           // .note.nv.tkinfo / .note.nv.cuinfo

@@ -10,30 +10,27 @@
 // Everything here describes a fictional SM 998 that behaves like a CUDA 13
 // Hopper-class target.
 #include <culd/plugin.hpp>
-#include <culd/reloc/Catalog.hpp>
 
 namespace {
 
+using culd::sdk::bits;
+using culd::sdk::reloc;
+
 constexpr uint32_t kExampleSm = 998;
 
-// Call relocation of the target (R_CUDA_ABS55_16_34 here). The core uses it to
-// find call-graph edges when a cubin has no .nv.callgraph.
-constexpr uint32_t kCallRelocType = 75;
-
 culd_arch_info exampleArch() {
-    // nvidiaArchInfo() fills struct_size, sm, the gating class and the values
-    // every NVIDIA target shares (64 KiB constant banks, 18 banks, user bank
-    // 3). Start from archInfo(sm) instead if your target differs there.
-    culd_arch_info a = culd::sdk::nvidiaArchInfo(kExampleSm);
-    a.variants = CULD_VARIANT_A;                   // accept sm_998a too
-    a.flags = CULD_ARCH_F_COMPAT;                  // write .nv.compat
-    a.elf_abi = CULD_ELF_ABI_V8;                   // OSABI 0x41 header
-    a.elf_flags_low = culd::sdk::kElfV8FlagsSass;  // low byte of e_flags
-    a.instruction_bytes = 16;                      // one SASS instruction
-    a.param_cbank_offset = 0x210;                  // kernel params in cbank 0
-    a.reserved_smem = 0x400;                       // added to each kernel's smem
-    a.reloc_style = CULD_RELOC_STYLE_RELA_ONLY;    // never emit .rel sections
-    a.call_reloc_type = kCallRelocType;
+    // archInfo() fills struct_size and sm; everything else is the target's.
+    culd_arch_info a = culd::sdk::archInfo(kExampleSm);
+    a.variants = CULD_VARIANT_A;                 // accept sm_998a too
+    a.arch_class = 1;                            // relocation rows need <= 1
+    a.flags = CULD_ARCH_F_COMPAT;                // write .nv.compat
+    a.elf_abi = CULD_ELF_ABI_V8;                 // OSABI 0x41 header
+    a.elf_flags_low = 0x04;                      // low byte of e_flags
+    a.reserved_smem = 0x400;                     // added to each kernel's smem
+    a.max_cbank_size = 0x10000;                  // bytes per constant bank
+    a.user_cbank = 3;                            // bank of __constant__ data
+    a.reloc_style = CULD_RELOC_STYLE_RELA_ONLY;  // never emit .rel sections
+    a.phdr_layout = CULD_PHDR_CODE_DATA;         // PHDR, code, data segments
     return a;
 }
 
@@ -45,21 +42,25 @@ public:
 
     std::vector<culd_arch_info> archs() const override { return {exampleArch()}; }
 
-    // The full R_CUDA catalog: the compiler has one action table for every
-    // target. A new relocation kind is one more row: append it here with
-    // culd::sdk::reloc(type, name, resolver, {bits(...), ...}, flags).
+    // Every relocation type the target's code uses, one row each:
+    // reloc(type, name, resolver, {bits(offset, width, value kind), ...}, flags).
     std::vector<culd_reloc_desc> relocations() const override {
-        return culd::sdk::rCudaCatalog();
+        return {
+            reloc(0, "R_EXAMPLE_NONE", CULD_RESOLVE_NONE),
+            reloc(1, "R_EXAMPLE_32", CULD_RESOLVE_EITHER, {bits(0, 32, CULD_VK_ADDR)}),
+            reloc(2, "R_EXAMPLE_64", CULD_RESOLVE_EITHER, {bits(0, 64, CULD_VK_ADDR)}),
+        };
     }
 
     // .nv.info gating: which attributes this target accepts.
-    culd_eiattr_policy eiattrPolicy(uint32_t sm, uint32_t code) const override {
-        return culd::sdk::nvidiaEiattrPolicy(sm, code);
+    culd_eiattr_policy eiattrPolicy(uint32_t /*sm*/, uint32_t code) const override {
+        return code <= 0x60 ? CULD_EIATTR_KEEP : CULD_EIATTR_ERROR;
     }
 
     // Optional hooks, all off by default:
     //  - applyRelocations(): for rows flagged CULD_RELOC_F_HOOK;
     //  - hasMercury() + classifyMercury(): if inputs carry a shadow section set;
+    //  - compatPolicy(): .nv.compat gating;
     //  - hasFinalizer() + finalize(): rewrite the serialised output image.
 };
 

@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define CULD_PLUGIN_ABI_MAJOR 1u
+#define CULD_PLUGIN_ABI_MAJOR 2u
 #define CULD_PLUGIN_ABI_MINOR 0u
 
 /* Name of the single exported entry point. */
@@ -109,13 +109,7 @@ enum {
      * core's bit-action loop. */
     CULD_RELOC_F_HOOK = 1u << 0,
     /* A unified type: rewritten to `plain_type` when kept in the output. */
-    CULD_RELOC_F_UNIFIED = 1u << 1,
-    /* A YIELD rewrite: skipped when forward progress is required. */
-    CULD_RELOC_F_YIELD = 1u << 2,
-    /* Field holds a PC-relative value: target must be in the same section. */
-    CULD_RELOC_F_PCREL = 1u << 3,
-    /* A call target (used for call-graph edges when no .nv.callgraph). */
-    CULD_RELOC_F_CALL = 1u << 4
+    CULD_RELOC_F_UNIFIED = 1u << 1
 };
 
 /* Descriptor of one relocation type. `type` is the r_type as stored in the
@@ -126,7 +120,9 @@ typedef struct culd_reloc_desc {
     const char *name;        /* "R_CUDA_ABS32_LO_32"; never NULL */
     uint32_t flags;          /* CULD_RELOC_F_* */
     uint32_t plain_type;     /* with CULD_RELOC_F_UNIFIED: the plain type */
-    uint32_t min_arch_class; /* gating class (0 = any); see culd_arch_info */
+    uint32_t min_arch_class; /* gating class (0 = any): an input relocation of
+                                this type is refused on a target whose
+                                arch_class is lower */
     uint32_t num_actions;    /* 0..CULD_MAX_BIT_ACTIONS */
     culd_bit_action actions[CULD_MAX_BIT_ACTIONS];
 } culd_reloc_desc;
@@ -193,9 +189,22 @@ enum {
     CULD_ARCH_F_COMPAT = 1u << 1,           /* write .nv.compat */
     CULD_ARCH_F_MERCURY = 1u << 2,          /* inputs carry a Mercury shadow set */
     CULD_ARCH_F_TEXT_REGCOUNT = 1u << 3,    /* .text sh_info top byte = regs */
-    CULD_ARCH_F_SCHED_CONTROL = 1u << 4,    /* control words interleave code */
-    CULD_ARCH_F_CONST0_AFTER_DATA = 1u << 5 /* .nv.constant0.<k> after NOBITS */
+    CULD_ARCH_F_CONST0_AFTER_DATA = 1u << 4,/* .nv.constant0.<k> after NOBITS */
+    /* --preserve-relocs keeps only part of what was resolved: the link warns
+     * that the option is not fully implemented, as nvlink does. */
+    CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL = 1u << 5,
+    /* A relocatable (-r) output records e_phentsize although it has no
+     * program headers. */
+    CULD_ARCH_F_RELOCATABLE_PHENTSIZE = 1u << 6
 };
+
+/* Program headers of an executable (non -r) output. */
+typedef enum culd_phdr_layout {
+    CULD_PHDR_NONE = 0,     /* no program header table */
+    CULD_PHDR_CODE_DATA = 1 /* PHDR, LOAD R+X over constant banks and code,
+                               LOAD R+W over the data windows (when any),
+                               LOAD R+X over the program header table */
+} culd_phdr_layout;
 
 /* ELF header encoding family. */
 typedef enum culd_elf_abi {
@@ -212,14 +221,11 @@ typedef struct culd_arch_info {
     uint32_t flags;              /* CULD_ARCH_F_* */
     uint32_t elf_abi;            /* culd_elf_abi */
     uint32_t elf_flags_low;      /* V8: low byte of e_flags (0x04 / 0x02) */
-    uint32_t instruction_bytes;  /* 8 (sm_5x/6x, with control words) or 16 */
-    uint32_t param_cbank_offset; /* start of kernel params in cbank 0 */
     uint32_t reserved_smem;      /* bytes added to each kernel's shared size */
     uint32_t max_cbank_size;     /* bytes per constant bank */
-    uint32_t num_cbanks;         /* numbered banks (.nv.constant0..N-1) */
     uint32_t user_cbank;         /* bank of __constant__ data */
     uint32_t reloc_style;        /* culd_reloc_style */
-    uint32_t call_reloc_type;    /* r_type of a call (R_CUDA_ABS47_34 ...) */
+    uint32_t phdr_layout;        /* culd_phdr_layout */
     uint32_t num_compatible;     /* entries in compatible_inputs */
     const uint32_t *compatible_inputs; /* other input SMs accepted for this
                                           target (e.g. 80 for sm_86) */
@@ -314,19 +320,22 @@ typedef struct culd_plugin_descriptor {
      * descriptor carries CULD_RELOC_F_HOOK. */
     culd_apply_relocations_fn apply_relocations;
 
-    /* .nv.info attribute gating; NULL keeps every code <= 0x60. */
+    /* .nv.info attribute gating (culd_eiattr_policy per code); NULL keeps
+     * every code. Codes above the core's table are refused before this. */
     culd_eiattr_policy_fn eiattr_policy;
 
     /* .nv.compat attribute gating, same contract; NULL keeps all. */
     culd_eiattr_policy_fn compat_policy;
 
-    /* Recognises Mercury sections; NULL = the family has none. */
+    /* Recognises Mercury sections of an input; any kind but CULD_MERC_NONE
+     * makes the core carry the section as Mercury shadow data. NULL = the
+     * family has none (the SHF_CUDA_MERCURY flag alone still marks one). */
     culd_classify_mercury_fn classify_mercury_section;
 
-    /* Optional post-link finaliser for Mercury targets: gets the serialised
-     * output and may write a replacement through `out`. Returns 0 when it
-     * produced a replacement, 1 when the image is fine as is, other values
-     * after reporting an error. */
+    /* Optional post-link finaliser: gets the serialised output and may
+     * write a replacement through `out` (the bytes of the last `grow`).
+     * Returns 0 when it produced a replacement, 1 when the image is fine as
+     * is, other values after reporting an error. */
     culd_finalize_fn finalize;
 
     void *reserved[8]; /* zero; room for minor-version hooks */

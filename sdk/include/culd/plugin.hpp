@@ -56,8 +56,8 @@ public:
                                      culd_section_bytes &, culd_reloc_work *, size_t) {
         return 0;
     }
-    virtual culd_eiattr_policy eiattrPolicy(uint32_t /*sm*/, uint32_t code) const {
-        return code <= 0x60 ? CULD_EIATTR_KEEP : CULD_EIATTR_ERROR;
+    virtual culd_eiattr_policy eiattrPolicy(uint32_t /*sm*/, uint32_t /*code*/) const {
+        return CULD_EIATTR_KEEP;
     }
     virtual culd_eiattr_policy compatPolicy(uint32_t /*sm*/, uint32_t /*code*/) const {
         return CULD_EIATTR_KEEP;
@@ -184,35 +184,6 @@ inline culd_arch_info archInfo(uint32_t sm) {
     return a;
 }
 
-// nvlink's SM -> gating class map for relocations and EIATTR codes
-// (relocations.md §10): <= 70 -> 1, 71-72 -> 2, 73-75 -> 3, >= 76 -> 5.
-constexpr uint32_t nvidiaArchClass(uint32_t sm) {
-    return sm <= 70 ? 1 : sm <= 72 ? 2 : sm <= 75 ? 3 : 5;
-}
-
-// archInfo() plus what every NVIDIA target from sm_50 to sm_121 shares:
-// 64 KiB constant banks, 18 numbered banks, __constant__ data in bank 3, and
-// the gating class. Families fill in the rest.
-inline culd_arch_info nvidiaArchInfo(uint32_t sm) {
-    culd_arch_info a = archInfo(sm);
-    a.arch_class = nvidiaArchClass(sm);
-    a.max_cbank_size = 0x10000;
-    a.num_cbanks = 18;
-    a.user_cbank = 3;
-    return a;
-}
-
-// e_flags bits a CUDA <= 12 (ELF ABI v7, OSABI 0x33) cubin carries besides
-// its SMs: 0x100 EF_CUDA_TEXMODE_UNIFIED | 0x400 EF_CUDA_64BIT_ADDRESS. The
-// whole word is `virtual SM << 16 | 0x500 | SM` (sm_52: 0x00340534, read
-// from CUDA 11.8 cubins). V7 plugins put these bits in elf_flags_low.
-constexpr uint32_t kElfV7FixedFlags = 0x500;
-
-// Low byte of a CUDA 13 (ELF ABI v8) e_flags: 0x04 up to sm_90, 0x02 on the
-// Mercury targets; the SM sits in bits 8-15.
-constexpr uint32_t kElfV8FlagsSass = 0x04;
-constexpr uint32_t kElfV8FlagsMercury = 0x02;
-
 // Sets the other input SMs a target accepts; `sms` must outlive the plugin
 // (a namespace-scope array).
 template <size_t N>
@@ -220,30 +191,6 @@ culd_arch_info accepting(culd_arch_info a, const uint32_t (&sms)[N]) {
     a.num_compatible = static_cast<uint32_t>(N);
     a.compatible_inputs = sms;
     return a;
-}
-
-// An .nv.info attribute the compiler only emits from some SM on.
-struct EiattrMinSm {
-    uint32_t code;
-    uint32_t firstSm;
-};
-
-// Attributes tied to a newer SM than the codes <= 0x60 in general: the
-// tcgen05 ones (0x51, 0x52) and REG_RECONFIG (0x54) exist from sm_100 on.
-// sm_90 cubins already carry 0x50 and 0x5F, so those are not gated.
-inline constexpr EiattrMinSm kNvidiaEiattrMinSm[] = {{0x51, 100}, {0x52, 100}, {0x54, 100}};
-
-// The EIATTR policy of the NVIDIA families: codes above 0x60 are unknown
-// (error, like nvlink's "unknown attribute"); a known code used below its
-// first SM is kept with a warning, since nvlink's per-code classes are not
-// published and refusing a cubin the compiler produced would be worse.
-inline culd_eiattr_policy nvidiaEiattrPolicy(uint32_t sm, uint32_t code) {
-    if (code > 0x60)
-        return CULD_EIATTR_ERROR;
-    for (const EiattrMinSm &gate : kNvidiaEiattrMinSm)
-        if (gate.code == code && sm < gate.firstSm)
-            return CULD_EIATTR_WARN;
-    return CULD_EIATTR_KEEP;
 }
 
 } // namespace culd::sdk

@@ -296,7 +296,6 @@ std::string externsText(const NvInfoRecord &r, const SymbolTable &symbols) {
 
 std::string payloadText(const NvInfoRecord &r, const SymbolTable *symbols,
                         std::string *firstSymbol) {
-    constexpr uint8_t EIATTR_EXTERNS = 0x0F;
     if (r.code == EIATTR_EXTERNS && symbols && r.payload.size % 4 == 0)
         return externsText(r, *symbols);
     std::vector<uint32_t> symbolWords = symbols ? symbolWordOffsets(r) : std::vector<uint32_t>{};

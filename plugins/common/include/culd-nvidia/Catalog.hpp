@@ -1,21 +1,16 @@
-// The relocation catalogs every NVIDIA family shares, built from the X-macro
-// tables r_cuda.def and r_mercury.def.
-//
-// The compiler has one action table for all targets, so a family plugin
-// registers the whole catalog and keeps its differences as data (gating by
-// min_arch_class, extra rows, or a CULD_RELOC_F_HOOK flag on a copied row).
-#ifndef CULD_RELOC_CATALOG_HPP
-#define CULD_RELOC_CATALOG_HPP
+// Expands the X-macro tables r_cuda.def and r_mercury.def into descriptor
+// rows. Included only by the helper library's Catalog.cpp; plugins call
+// culd::nvidia::rCudaTypes() / rMercuryTypes() (Nvidia.h).
+#ifndef CULD_NVIDIA_CATALOG_HPP
+#define CULD_NVIDIA_CATALOG_HPP
 
+#include <culd-nvidia/Nvidia.h>
 #include <culd/plugin.hpp>
 
 #include <cstdint>
 #include <vector>
 
-namespace culd::sdk {
-
-// r_type of the first R_MERCURY type; the .def lists indices from here.
-constexpr uint32_t kMercuryTypeBase = 0x10000;
+namespace culd::nvidia::catalog {
 
 // Value-kind names as the .def files spell them. The byte kinds (ADDR8_8 ...)
 // are consecutive enumerators after their _0 entry in culd_value_kind, which
@@ -54,13 +49,14 @@ inline culd_bit_action catalogBits(uint16_t offset, uint16_t width, uint16_t kin
 inline culd_reloc_desc catalogRow(uint32_t type, const char *name, culd_resolver resolver,
                                   uint32_t flags, uint32_t plainType,
                                   std::initializer_list<culd_bit_action> actions) {
-    return reloc(type, name, resolver, actions, flags, plainType);
+    return culd::sdk::reloc(type, name, resolver, actions, flags, plainType);
 }
 
 } // namespace detail
 
 #define CULD_BITS(offset, width, kind, shift)                                              \
-    ::culd::sdk::detail::catalogBits(offset, width, ::culd::sdk::vk::kind, shift)
+    ::culd::nvidia::catalog::detail::catalogBits(offset, width,                              \
+                                                 ::culd::nvidia::catalog::vk::kind, shift)
 #define CULD_CATALOG_ACTIONS(...) {__VA_ARGS__}
 
 // Every R_CUDA type, ordered by code (index == r_type).
@@ -69,7 +65,7 @@ inline std::vector<culd_reloc_desc> rCudaCatalog() {
 #define CULD_R_CUDA(code, name, resolver, flags, plain, actions)                           \
     detail::catalogRow(code, "R_CUDA_" #name, CULD_RESOLVE_##resolver, flags, plain,         \
                        CULD_CATALOG_ACTIONS actions),
-#include <culd/reloc/r_cuda.def>
+#include <culd-nvidia/r_cuda.def>
 #undef CULD_R_CUDA
     };
 }
@@ -80,7 +76,7 @@ inline std::vector<culd_reloc_desc> rMercuryCatalog() {
 #define CULD_R_MERCURY(index, name, resolver, flags, plain, actions)                       \
     detail::catalogRow(kMercuryTypeBase + (index), "R_MERCURY_" #name,                      \
                        CULD_RESOLVE_##resolver, flags, plain, CULD_CATALOG_ACTIONS actions),
-#include <culd/reloc/r_mercury.def>
+#include <culd-nvidia/r_mercury.def>
 #undef CULD_R_MERCURY
     };
 }
@@ -88,6 +84,6 @@ inline std::vector<culd_reloc_desc> rMercuryCatalog() {
 #undef CULD_CATALOG_ACTIONS
 #undef CULD_BITS
 
-} // namespace culd::sdk
+} // namespace culd::nvidia::catalog
 
-#endif // CULD_RELOC_CATALOG_HPP
+#endif // CULD_NVIDIA_CATALOG_HPP

@@ -1,0 +1,91 @@
+// What the link knows about its target architecture, asked through named
+// queries (modelled on lld's TargetInfo). Built once from the plugin's
+// descriptor and arch record; passes see this, never the raw C structs, so
+// every per-arch decision has one place where the plugin answers it.
+#pragma once
+
+#include "culd/PluginRegistry.h"
+
+#include <culd/plugin.h>
+
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace culd {
+
+struct ElfSection;
+
+class Target {
+public:
+    // Throws FatalError when `plugin` does not serve `sm`.
+    Target(const Plugin &plugin, uint32_t sm);
+
+    const Plugin &plugin() const { return plugin_; }
+    uint32_t sm() const { return arch_.sm; }
+    std::string name() const { return "sm_" + std::to_string(arch_.sm); }
+
+    // Input compatibility: the target's own SM or one the plugin lists.
+    bool acceptsInputSm(uint32_t inputSm) const;
+
+    // Output format.
+    bool isMercury() const { return arch_.flags & CULD_ARCH_F_MERCURY; }
+    bool relaOnly() const { return arch_.reloc_style == CULD_RELOC_STYLE_RELA_ONLY; }
+    bool writesCompat() const { return arch_.flags & CULD_ARCH_F_COMPAT; }
+    bool writesRelAction() const { return arch_.flags & CULD_ARCH_F_REL_ACTION; }
+    bool textInfoHasRegCount() const { return arch_.flags & CULD_ARCH_F_TEXT_REGCOUNT; }
+    bool const0AfterData() const { return arch_.flags & CULD_ARCH_F_CONST0_AFTER_DATA; }
+    bool preserveRelocsIsPartial() const {
+        return arch_.flags & CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL;
+    }
+    bool relocatableRecordsPhentsize() const {
+        return arch_.flags & CULD_ARCH_F_RELOCATABLE_PHENTSIZE;
+    }
+    bool writesProgramHeaders() const { return arch_.phdr_layout == CULD_PHDR_CODE_DATA; }
+    bool elfAbiV7() const { return arch_.elf_abi == CULD_ELF_ABI_V7; }
+    uint32_t elfFlagsLow() const { return arch_.elf_flags_low; }
+
+    // Memory.
+    uint32_t reservedSharedMemory() const { return arch_.reserved_smem; }
+    uint64_t maxConstantBankSize() const { return arch_.max_cbank_size; }
+    uint32_t userConstantBank() const { return arch_.user_cbank; }
+
+    // Relocations: the plugin's row for `type` (nullptr when unknown), and
+    // whether the row's gating class admits it on this target.
+    const culd_reloc_desc *reloc(uint32_t type) const { return plugin_.reloc(type); }
+    std::string relocName(uint32_t type) const { return plugin_.relocName(type); }
+    bool relocAllowed(const culd_reloc_desc &row) const {
+        return row.min_arch_class <= arch_.arch_class;
+    }
+
+    // Section classification: whether the plugin calls an input section part
+    // of its family's Mercury shadow set. Without a classifier (families
+    // with no Mercury set) only the generic SHF_CUDA_MERCURY flag does.
+    bool isMercurySection(const ElfSection &section) const;
+
+    // Attribute gating. True when the record stays in the output; a WARN
+    // policy warns once per code, ERROR throws FatalError naming the input
+    // file and section.
+    bool admitEiattr(uint8_t code, std::string_view file, std::string_view section) const;
+    bool admitCompat(uint8_t code, std::string_view file, std::string_view section) const;
+
+    // Runs the plugin's finaliser, if it has one, on the serialised image;
+    // replaces `image` when the plugin produced a new one.
+    void finalize(std::vector<uint8_t> &image) const;
+
+private:
+    bool admit(uint32_t policy, const std::string &attribute, std::string_view file,
+               std::string_view section) const;
+
+    const Plugin &plugin_;
+    culd_arch_info arch_{};
+    const culd_plugin_descriptor &desc_;
+    // Codes already warned about (gating runs from several threads).
+    mutable std::mutex warnedMutex_;
+    mutable std::set<std::string> warned_;
+};
+
+} // namespace culd

@@ -1,0 +1,107 @@
+#include "culd/Target.h"
+
+#include "culd/Diagnostics.h"
+#include "culd/Elf.h"
+#include "culd/ElfFile.h"
+#include "culd/NvInfo.h"
+
+#include <algorithm>
+
+namespace culd {
+
+Target::Target(const Plugin &plugin, uint32_t sm) : plugin_(plugin), desc_(plugin.descriptor()) {
+    const culd_arch_info *arch = plugin.arch(sm);
+    if (!arch)
+        throw FatalError("plugin '" + plugin.name() + "' does not serve sm_" + std::to_string(sm));
+    arch_ = *arch;
+}
+
+bool Target::acceptsInputSm(uint32_t inputSm) const {
+    if (inputSm == arch_.sm)
+        return true;
+    const uint32_t *begin = arch_.compatible_inputs;
+    const uint32_t *end = begin ? begin + arch_.num_compatible : begin;
+    return std::find(begin, end, inputSm) != end;
+}
+
+bool Target::isMercurySection(const ElfSection &s) const {
+    if (desc_.classify_mercury_section) {
+        std::string name(s.name);
+        if (desc_.classify_mercury_section(name.c_str(), s.type, s.flags) != CULD_MERC_NONE)
+            return true;
+    }
+    return (s.flags & elf::SHF_CUDA_MERCURY) != 0;
+}
+
+bool Target::admitEiattr(uint8_t code, std::string_view file, std::string_view section) const {
+    if (!desc_.eiattr_policy)
+        return true;
+    uint32_t policy = desc_.eiattr_policy(arch_.sm, code);
+    return policy == CULD_EIATTR_KEEP || admit(policy, eiattrName(code), file, section);
+}
+
+bool Target::admitCompat(uint8_t code, std::string_view file, std::string_view section) const {
+    if (!desc_.compat_policy)
+        return true;
+    uint32_t policy = desc_.compat_policy(arch_.sm, code);
+    return policy == CULD_EIATTR_KEEP || admit(policy, eicompatName(code), file, section);
+}
+
+// nvlink's wording: "Attribute %s not supported on %s".
+bool Target::admit(uint32_t policy, const std::string &attribute, std::string_view file,
+                   std::string_view section) const {
+    std::string what = "Attribute " + attribute + " not supported on " + name();
+    switch (policy) {
+    case CULD_EIATTR_KEEP:
+        return true;
+    case CULD_EIATTR_WARN: {
+        std::lock_guard<std::mutex> lock(warnedMutex_);
+        if (warned_.insert(attribute).second)
+            Diagnostics::get().warning(what);
+        return true;
+    }
+    case CULD_EIATTR_DROP:
+        return false;
+    default:
+        throw FatalError(std::string(file) + ": section '" + std::string(section) + "': " + what);
+    }
+}
+
+void Target::finalize(std::vector<uint8_t> &image) const {
+    if (!desc_.finalize)
+        return;
+    struct Sink {
+        std::vector<uint8_t> bytes;
+        std::string error;
+    } sink;
+    culd_host host{};
+    host.struct_size = sizeof host;
+    host.opaque = &sink;
+    host.report = [](void *opaque, uint32_t level, const char *msg) {
+        if (level >= CULD_LOG_ERROR)
+            static_cast<Sink *>(opaque)->error = msg;
+        else if (level == CULD_LOG_WARNING)
+            Diagnostics::get().warning(msg);
+    };
+    culd_buffer out{};
+    out.struct_size = sizeof out;
+    out.opaque = &sink;
+    out.grow = [](void *opaque, uint64_t size) -> uint8_t * {
+        std::vector<uint8_t> &bytes = static_cast<Sink *>(opaque)->bytes;
+        try {
+            bytes.assign(size, 0);
+        } catch (const std::bad_alloc &) {
+            return nullptr;
+        }
+        return bytes.data();
+    };
+    int32_t rc = desc_.finalize(&host, arch_.sm, image.data(), image.size(), &out);
+    if (rc == 1 && sink.error.empty())
+        return;
+    if (rc != 0 || !sink.error.empty())
+        throw FatalError("plugin '" + plugin_.name() + "' failed to finalize the output" +
+                         (sink.error.empty() ? "" : ": " + sink.error));
+    image = std::move(sink.bytes);
+}
+
+} // namespace culd

@@ -1,0 +1,477 @@
+// The core asks the plugin: for every hook and every arch-record or
+// relocation-row field the core consumes, a mock descriptor (a copy of the
+// real sm70 / sm90 plugin's, with one value changed) links the same inputs
+// and the output or the outcome changes.
+#include "LinkUtil.h"
+
+#include "culd/Elf.h"
+#include "culd/NvInfo.h"
+
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace culd;
+using namespace culd::test;
+
+namespace {
+
+const Plugin &realPlugin(const std::string &name) {
+    static std::unordered_map<std::string, std::unique_ptr<Plugin>> loaded;
+    std::unique_ptr<Plugin> &p = loaded[name];
+    if (!p)
+        p = Plugin::load(std::string(CULD_BUILD_PLUGIN_DIR) + "/libculd-plugin-" + name + ".so");
+    return *p;
+}
+
+// An editable copy of a real plugin's descriptor and tables.
+struct MockDescriptor {
+    culd_plugin_descriptor desc{};
+    std::vector<culd_arch_info> archs;
+    std::vector<culd_reloc_desc> relocs;
+
+    explicit MockDescriptor(const std::string &real) {
+        const Plugin &p = realPlugin(real);
+        desc = p.descriptor();
+        desc.name = "mock";
+        for (uint32_t sm : p.sms())
+            archs.push_back(*p.arch(sm));
+        for (uint32_t type = 0; type < 0x1000; ++type)
+            if (const culd_reloc_desc *r = p.reloc(type))
+                relocs.push_back(*r);
+    }
+
+    culd_arch_info &arch(uint32_t sm) {
+        for (culd_arch_info &a : archs)
+            if (a.sm == sm)
+                return a;
+        FAIL("no arch " << sm);
+        return archs.front();
+    }
+
+    std::unique_ptr<Plugin> plugin() {
+        desc.archs = archs.data();
+        desc.num_archs = static_cast<uint32_t>(archs.size());
+        desc.arch_info_size = sizeof(culd_arch_info);
+        desc.relocs = relocs.data();
+        desc.num_relocs = static_cast<uint32_t>(relocs.size());
+        desc.reloc_desc_size = sizeof(culd_reloc_desc);
+        return Plugin::fromDescriptor(&desc, "mock");
+    }
+};
+
+struct LinkResult {
+    std::string outcome; // "ok" or the error
+    std::vector<uint8_t> image;
+    unsigned warnings = 0;
+    std::string diagnostics; // what went to stderr
+
+    ElfFile elf() const { return ElfFile::parse("out", ByteView{image.data(), image.size()}); }
+    const ElfSection *section(const std::string &name) const {
+        static thread_local std::unique_ptr<ElfFile> keep;
+        keep = std::make_unique<ElfFile>(elf());
+        for (const ElfSection &s : keep->sections())
+            if (s.name == name)
+                return &s;
+        return nullptr;
+    }
+    bool hasSectionStartingWith(const std::string &prefix) const {
+        ElfFile f = elf();
+        for (const ElfSection &s : f.sections())
+            if (std::string(s.name).rfind(prefix, 0) == 0)
+                return true;
+        return false;
+    }
+};
+
+fs::path fixture(const std::string &caseName, const std::string &arch, const std::string &file) {
+    return fixturesDir() / caseName / arch / file;
+}
+
+// Links `inputs` for `arch` with `mock`'s plugin; `extra` are more options.
+LinkResult link(MockDescriptor &mock, const std::string &arch, std::vector<fs::path> inputs,
+                std::vector<std::string> extra = {}) {
+    TempDir dir;
+    fs::path out = dir.path() / "out.cubin";
+    std::vector<std::string> args = {"-arch=" + arch};
+    for (const fs::path &in : inputs)
+        args.push_back(in.string());
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back("-o");
+    args.push_back(out.string());
+    Diagnostics::get().reset();
+    LinkResult r;
+    // Diagnostics print to stderr: catch them in a file for the checks.
+    fs::path err = dir.path() / "stderr";
+    std::fflush(stderr);
+    int saved = dup(2);
+    int fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fd, 2);
+    close(fd);
+    try {
+        std::unique_ptr<Plugin> plugin = mock.plugin();
+        runLink(parseOptions(args), *plugin);
+        r.outcome = "ok";
+        r.image = readFile(out);
+    } catch (const FatalError &e) {
+        r.outcome = e.what();
+    }
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    std::vector<uint8_t> text = readFile(err);
+    r.diagnostics.assign(text.begin(), text.end());
+    r.warnings = Diagnostics::get().warningCount();
+    return r;
+}
+
+std::vector<fs::path> crossFile(const std::string &arch) {
+    return {fixture("02-cross-file-call", arch, "main.cubin"),
+            fixture("02-cross-file-call", arch, "lib.cubin")};
+}
+std::vector<fs::path> constants() {
+    return {fixture("12-constant", "sm_80", "consts.cubin"),
+            fixture("12-constant", "sm_80", "main.cubin")};
+}
+
+uint32_t sectionIndex(const LinkResult &r, const std::string &prefix) {
+    ElfFile f = r.elf();
+    for (const ElfSection &s : f.sections())
+        if (std::string(s.name).rfind(prefix, 0) == 0)
+            return s.index;
+    return 0;
+}
+
+// Bytes of every .nv.info* section of an output.
+uint64_t infoBytes(const LinkResult &r) {
+    uint64_t total = 0;
+    ElfFile f = r.elf();
+    for (const ElfSection &s : f.sections())
+        if (std::string(s.name).rfind(".nv.info", 0) == 0)
+            total += s.size;
+    return total;
+}
+
+} // namespace
+
+TEST_CASE("an unchanged mock links like the real plugin", "[plugin-boundary]") {
+    MockDescriptor mock("sm70");
+    LinkResult r = link(mock, "sm_80", crossFile("sm_80"));
+    REQUIRE(r.outcome == "ok");
+    CHECK(r.image.size() > 0);
+}
+
+TEST_CASE("arch flags reach the output", "[plugin-boundary]") {
+    MockDescriptor base("sm70");
+    LinkResult before = link(base, "sm_80", crossFile("sm_80"));
+    REQUIRE(before.outcome == "ok");
+    CHECK(before.section(".nv.rel.action"));
+    CHECK_FALSE(before.section(".nv.compat"));
+
+    SECTION("REL_ACTION") {
+        MockDescriptor mock("sm70");
+        mock.arch(80).flags &= ~CULD_ARCH_F_REL_ACTION;
+        LinkResult after = link(mock, "sm_80", crossFile("sm_80"));
+        REQUIRE(after.outcome == "ok");
+        CHECK_FALSE(after.section(".nv.rel.action"));
+    }
+    SECTION("COMPAT") {
+        MockDescriptor mock("sm70");
+        mock.arch(80).flags |= CULD_ARCH_F_COMPAT;
+        LinkResult after = link(mock, "sm_80", crossFile("sm_80"));
+        REQUIRE(after.outcome == "ok");
+        CHECK(after.section(".nv.compat"));
+    }
+    SECTION("TEXT_REGCOUNT") {
+        MockDescriptor mock("sm70");
+        mock.arch(80).flags &= ~CULD_ARCH_F_TEXT_REGCOUNT;
+        LinkResult after = link(mock, "sm_80", crossFile("sm_80"));
+        REQUIRE(after.outcome == "ok");
+        const ElfSection *text = before.section(".text._Z6kernelPi");
+        uint32_t infoBefore = text ? text->info : 0;
+        if (!text) { // name-independent: the first .text.* section
+            ElfFile f = before.elf();
+            for (const ElfSection &s : f.sections())
+                if (std::string(s.name).rfind(".text.", 0) == 0) {
+                    infoBefore = s.info;
+                    break;
+                }
+        }
+        uint32_t infoAfter = 0;
+        ElfFile f = after.elf();
+        for (const ElfSection &s : f.sections())
+            if (std::string(s.name).rfind(".text.", 0) == 0) {
+                infoAfter = s.info;
+                break;
+            }
+        CHECK((infoBefore >> 24) != 0);
+        CHECK((infoAfter >> 24) == 0);
+    }
+    SECTION("RELOCATABLE_PHENTSIZE") {
+        MockDescriptor plain("sm70");
+        LinkResult relocBefore = link(plain, "sm_80", crossFile("sm_80"), {"-r"});
+        MockDescriptor mock("sm70");
+        mock.arch(80).flags &= ~CULD_ARCH_F_RELOCATABLE_PHENTSIZE;
+        LinkResult relocAfter = link(mock, "sm_80", crossFile("sm_80"), {"-r"});
+        REQUIRE(relocBefore.outcome == "ok");
+        REQUIRE(relocAfter.outcome == "ok");
+        CHECK(relocBefore.elf().header().phentsize != 0);
+        CHECK(relocAfter.elf().header().phentsize == 0);
+    }
+    SECTION("PRESERVE_RELOCS_PARTIAL") {
+        MockDescriptor plain("sm70");
+        LinkResult quiet = link(plain, "sm_80", crossFile("sm_80"), {"--preserve-relocs"});
+        MockDescriptor mock("sm70");
+        mock.arch(80).flags |= CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL;
+        LinkResult warned = link(mock, "sm_80", crossFile("sm_80"), {"--preserve-relocs"});
+        REQUIRE(quiet.outcome == "ok");
+        REQUIRE(warned.outcome == "ok");
+        CHECK(warned.warnings == quiet.warnings + 1);
+    }
+    SECTION("CONST0_AFTER_DATA") {
+        std::vector<fs::path> in = {fixture("14-static-shared", "sm_80", "main.cubin"),
+                                    fixture("14-static-shared", "sm_80", "sum.cubin")};
+        MockDescriptor plain("sm70");
+        LinkResult codeFirst = link(plain, "sm_80", in);
+        MockDescriptor mock("sm70");
+        mock.arch(80).flags |= CULD_ARCH_F_CONST0_AFTER_DATA;
+        LinkResult dataFirst = link(mock, "sm_80", in);
+        REQUIRE(codeFirst.outcome == "ok");
+        REQUIRE(dataFirst.outcome == "ok");
+        uint32_t shared = sectionIndex(codeFirst, ".nv.shared.");
+        REQUIRE(shared != 0);
+        CHECK(sectionIndex(codeFirst, ".nv.constant0.") < sectionIndex(codeFirst, ".nv.shared."));
+        CHECK(sectionIndex(dataFirst, ".nv.constant0.") > sectionIndex(dataFirst, ".nv.shared."));
+    }
+}
+
+TEST_CASE("arch record values reach the output", "[plugin-boundary]") {
+    MockDescriptor base("sm70");
+    LinkResult before = link(base, "sm_80", crossFile("sm_80"));
+    REQUIRE(before.outcome == "ok");
+
+    SECTION("elf_flags_low") {
+        MockDescriptor mock("sm70");
+        mock.arch(80).elf_flags_low = 0x01;
+        LinkResult after = link(mock, "sm_80", crossFile("sm_80"));
+        REQUIRE(after.outcome == "ok");
+        CHECK((before.elf().header().flags & 0xFF) == 0x04);
+        CHECK((after.elf().header().flags & 0xFF) == 0x01);
+    }
+    SECTION("elf_abi") {
+        MockDescriptor mock("sm70");
+        mock.arch(80).elf_abi = CULD_ELF_ABI_V7;
+        LinkResult after = link(mock, "sm_80", crossFile("sm_80"));
+        REQUIRE(after.outcome == "ok");
+        CHECK(after.elf().header().flags == ((80u << 16) | 0x04 | 80u));
+    }
+    SECTION("phdr_layout") {
+        MockDescriptor mock("sm70");
+        mock.arch(80).phdr_layout = CULD_PHDR_NONE;
+        LinkResult after = link(mock, "sm_80", crossFile("sm_80"));
+        REQUIRE(after.outcome == "ok");
+        CHECK(before.elf().header().phnum > 0);
+        CHECK(after.elf().header().phnum == 0);
+    }
+    SECTION("reloc_style") {
+        MockDescriptor mock("sm70");
+        mock.arch(80).reloc_style = CULD_RELOC_STYLE_RELA_ONLY;
+        LinkResult after = link(mock, "sm_80", crossFile("sm_80"));
+        REQUIRE(after.outcome == "ok");
+        CHECK(before.hasSectionStartingWith(".rel."));
+        CHECK_FALSE(after.hasSectionStartingWith(".rel."));
+    }
+    SECTION("compatible_inputs") {
+        MockDescriptor plain("sm70");
+        CHECK(link(plain, "sm_86", crossFile("sm_80")).outcome == "ok");
+        MockDescriptor mock("sm70");
+        mock.arch(86).num_compatible = 0;
+        CHECK(link(mock, "sm_86", crossFile("sm_80")).outcome.find("arch does not match") !=
+              std::string::npos);
+    }
+    SECTION("reserved_smem") {
+        MockDescriptor plain("sm90");
+        LinkResult hopper = link(plain, "sm_90", crossFile("sm_90"));
+        MockDescriptor mock("sm90");
+        mock.arch(90).reserved_smem = 0;
+        LinkResult none = link(mock, "sm_90", crossFile("sm_90"));
+        REQUIRE(hopper.outcome == "ok");
+        REQUIRE(none.outcome == "ok");
+        CHECK(hopper.image != none.image);
+    }
+    SECTION("max_cbank_size") {
+        MockDescriptor mock("sm70");
+        mock.arch(80).max_cbank_size = 4;
+        CHECK(link(mock, "sm_80", constants()).outcome != "ok");
+    }
+    SECTION("user_cbank") {
+        // Which bank over the limit is the __constant__ one decides the
+        // message (nvlink's for the user bank, culd's own for the others).
+        MockDescriptor mock("sm70");
+        mock.arch(80).max_cbank_size = 4;
+        LinkResult bank3 = link(mock, "sm_80", constants());
+        mock.arch(80).user_cbank = 2;
+        LinkResult bank2 = link(mock, "sm_80", constants());
+        CHECK(bank3.diagnostics.find("File uses too much global constant data") !=
+              std::string::npos);
+        CHECK(bank2.diagnostics.find("File uses too much global constant data") ==
+              std::string::npos);
+        CHECK(bank2.diagnostics.find("uses too much constant data") != std::string::npos);
+    }
+}
+
+TEST_CASE("relocation rows are the plugin's", "[plugin-boundary]") {
+    SECTION("min_arch_class above the target's class is refused") {
+        MockDescriptor mock("sm70");
+        for (culd_reloc_desc &r : mock.relocs)
+            r.min_arch_class = 6;
+        std::string outcome = link(mock, "sm_80", crossFile("sm_80")).outcome;
+        CHECK(outcome.find("is not supported on sm_80") != std::string::npos);
+        CHECK(outcome.find("R_CUDA_") != std::string::npos); // the row's name
+    }
+    SECTION("arch_class admits the row") {
+        MockDescriptor mock("sm70");
+        for (culd_reloc_desc &r : mock.relocs)
+            r.min_arch_class = 6;
+        mock.arch(80).arch_class = 6;
+        CHECK(link(mock, "sm_80", crossFile("sm_80")).outcome == "ok");
+    }
+    SECTION("resolver and bit actions") {
+        MockDescriptor plain("sm70");
+        LinkResult before = link(plain, "sm_80", constants());
+        REQUIRE(before.outcome == "ok");
+        MockDescriptor mock("sm70");
+        for (culd_reloc_desc &r : mock.relocs)
+            if (r.resolver == CULD_RESOLVE_LINKER || r.resolver == CULD_RESOLVE_EITHER)
+                r.resolver = CULD_RESOLVE_DRIVER;
+        LinkResult kept = link(mock, "sm_80", constants());
+        REQUIRE(kept.outcome == "ok");
+        CHECK(kept.image != before.image);
+    }
+    SECTION("UNIFIED rows are kept as their plain_type") {
+        std::vector<fs::path> in;
+        for (const auto &e : fs::directory_iterator(fixturesDir() / "05-func-pointer" / "sm_90"))
+            if (e.path().extension() == ".cubin" && e.path().filename() != "nvlink.cubin")
+                in.push_back(e.path());
+        std::sort(in.begin(), in.end());
+        MockDescriptor plain("sm90");
+        LinkResult before = link(plain, "sm_90", in);
+        REQUIRE(before.outcome == "ok");
+        MockDescriptor mock("sm90");
+        for (culd_reloc_desc &r : mock.relocs)
+            if (r.flags & CULD_RELOC_F_UNIFIED)
+                r.plain_type = 1; // R_CUDA_32 for every one
+        LinkResult retyped = link(mock, "sm_90", in);
+        REQUIRE(retyped.outcome == "ok");
+        CHECK(retyped.image != before.image);
+        MockDescriptor unflagged("sm90");
+        for (culd_reloc_desc &r : unflagged.relocs)
+            r.flags &= ~CULD_RELOC_F_UNIFIED;
+        LinkResult asIs = link(unflagged, "sm_90", in);
+        REQUIRE(asIs.outcome == "ok");
+        CHECK(asIs.image != before.image);
+    }
+    SECTION("a row flagged HOOK goes to apply_relocations") {
+        static int calls;
+        calls = 0;
+        MockDescriptor mock("sm70");
+        for (culd_reloc_desc &r : mock.relocs)
+            if (r.resolver == CULD_RESOLVE_LINKER || r.resolver == CULD_RESOLVE_EITHER)
+                r.flags |= CULD_RELOC_F_HOOK;
+        mock.desc.apply_relocations = [](const culd_host *, uint32_t, culd_section_bytes *,
+                                         culd_reloc_work *w, size_t n) -> int32_t {
+            calls += static_cast<int>(n);
+            for (size_t i = 0; i < n; ++i)
+                w[i].status = CULD_RELOC_APPLIED;
+            return 0;
+        };
+        CHECK(link(mock, "sm_80", constants()).outcome == "ok");
+        CHECK(calls > 0);
+    }
+}
+
+TEST_CASE("hooks are called", "[plugin-boundary]") {
+    SECTION("eiattr_policy: DROP, WARN and ERROR") {
+        MockDescriptor plain("sm70");
+        LinkResult before = link(plain, "sm_80", crossFile("sm_80"));
+        REQUIRE(before.outcome == "ok");
+        MockDescriptor drop("sm70");
+        drop.desc.eiattr_policy = [](uint32_t, uint32_t code) -> uint32_t {
+            return code == EIATTR_EXIT_INSTR_OFFSETS ? CULD_EIATTR_DROP : CULD_EIATTR_KEEP;
+        };
+        LinkResult dropped = link(drop, "sm_80", crossFile("sm_80"));
+        REQUIRE(dropped.outcome == "ok");
+        CHECK(infoBytes(dropped) < infoBytes(before));
+
+        MockDescriptor warn("sm70");
+        warn.desc.eiattr_policy = [](uint32_t, uint32_t) -> uint32_t { return CULD_EIATTR_WARN; };
+        LinkResult warned = link(warn, "sm_80", crossFile("sm_80"));
+        REQUIRE(warned.outcome == "ok");
+        CHECK(warned.warnings > before.warnings);
+        CHECK(warned.image == before.image);
+
+        MockDescriptor error("sm70");
+        error.desc.eiattr_policy = [](uint32_t, uint32_t) -> uint32_t { return CULD_EIATTR_ERROR; };
+        CHECK(link(error, "sm_80", crossFile("sm_80")).outcome.find("not supported on sm_80") !=
+              std::string::npos);
+    }
+    SECTION("compat_policy") {
+        MockDescriptor plain("sm90");
+        LinkResult before = link(plain, "sm_90", crossFile("sm_90"));
+        REQUIRE(before.outcome == "ok");
+        MockDescriptor mock("sm90");
+        mock.desc.compat_policy = [](uint32_t, uint32_t code) -> uint32_t {
+            return code == EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET ? CULD_EIATTR_KEEP
+                                                                 : CULD_EIATTR_DROP;
+        };
+        LinkResult after = link(mock, "sm_90", crossFile("sm_90"));
+        REQUIRE(after.outcome == "ok");
+        const ElfSection *b = before.section(".nv.compat");
+        uint64_t sizeBefore = b ? b->size : 0;
+        const ElfSection *a = after.section(".nv.compat");
+        REQUIRE(a);
+        CHECK(a->size < sizeBefore);
+    }
+    SECTION("classify_mercury_section, with and without the MERCURY flag") {
+        MockDescriptor mock("sm70");
+        mock.desc.classify_mercury_section = [](const char *name, uint32_t, uint64_t) -> uint32_t {
+            return std::strcmp(name, ".nv.callgraph") == 0 ? CULD_MERC_DATA : CULD_MERC_NONE;
+        };
+        CHECK(link(mock, "sm_80", crossFile("sm_80")).outcome.find("is Mercury code") !=
+              std::string::npos);
+        mock.arch(80).flags |= CULD_ARCH_F_MERCURY;
+        CHECK(link(mock, "sm_80", crossFile("sm_80")).outcome == "ok");
+    }
+    SECTION("finalize replaces the image, keeps it, or fails the link") {
+        MockDescriptor plain("sm70");
+        LinkResult before = link(plain, "sm_80", crossFile("sm_80"));
+        MockDescriptor mock("sm70");
+        mock.desc.finalize = [](const culd_host *, uint32_t, const uint8_t *image, uint64_t size,
+                                culd_buffer *out) -> int32_t {
+            uint8_t *p = out->grow(out->opaque, size + 4);
+            std::memcpy(p, image, size);
+            std::memcpy(p + size, "FIN!", 4);
+            return 0;
+        };
+        LinkResult after = link(mock, "sm_80", crossFile("sm_80"));
+        REQUIRE(after.outcome == "ok");
+        REQUIRE(after.image.size() == before.image.size() + 4);
+        CHECK(std::memcmp(after.image.data() + before.image.size(), "FIN!", 4) == 0);
+
+        mock.desc.finalize = [](const culd_host *, uint32_t, const uint8_t *, uint64_t,
+                                culd_buffer *) -> int32_t { return 1; };
+        CHECK(link(mock, "sm_80", crossFile("sm_80")).image == before.image);
+
+        mock.desc.finalize = [](const culd_host *host, uint32_t, const uint8_t *, uint64_t,
+                                culd_buffer *) -> int32_t {
+            host->report(host->opaque, CULD_LOG_ERROR, "no capsule");
+            return -1;
+        };
+        CHECK(link(mock, "sm_80", crossFile("sm_80")).outcome ==
+              "plugin 'mock' failed to finalize the output: no capsule");
+    }
+}

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -281,16 +282,44 @@ void appendPathList(std::vector<std::string> &out, const char *list) {
     }
 }
 
+// The build tree's plugin dir, for an executable of the build tree itself
+// (tests, a developer's build/tools/culd/culd): the nearest directory above
+// it holding CMakeCache.txt is the build tree's root.  Found at run time, not
+// compiled in, so an installed binary holds no path into the build tree; and
+// only asked for when the installed plugin dir beside the executable is
+// missing, so an installed culd (also a copied or moved prefix) never looks
+// into a build tree.
+std::optional<fs::path> buildTreePluginDir(fs::path dir) {
+    std::error_code ec;
+    dir = fs::weakly_canonical(dir, ec);
+    if (ec)
+        return std::nullopt;
+    for (;;) {
+        if (fs::is_regular_file(dir / "CMakeCache.txt", ec))
+            return dir / CULD_BUILD_PLUGIN_SUBDIR;
+        if (!dir.has_relative_path())
+            return std::nullopt;
+        dir = dir.parent_path();
+    }
+}
+
 } // namespace
 
 PluginRegistry::PluginRegistry(std::vector<std::string> extraDirs) {
     searchPath_ = std::move(extraDirs);
     appendPathList(searchPath_, std::getenv("CULD_PLUGIN_PATH"));
+    // Installed layout: <prefix>/bin/culd finds <prefix>/lib/culd/plugins
+    // through /proc/self/exe, wherever the prefix was copied to.
     std::error_code ec;
     fs::path exeDir = boost::dll::program_location(ec).parent_path();
-    if (!ec)
-        searchPath_.push_back((exeDir / ".." / CULD_PLUGIN_INSTALL_DIR).lexically_normal().string());
-    searchPath_.push_back(CULD_BUILD_PLUGIN_DIR);
+    if (ec)
+        return;
+    fs::path installed = (exeDir / ".." / CULD_PLUGIN_INSTALL_DIR).lexically_normal();
+    searchPath_.push_back(installed.string());
+    if (fs::is_directory(installed, ec))
+        return;
+    if (std::optional<fs::path> buildTree = buildTreePluginDir(exeDir))
+        searchPath_.push_back(buildTree->string());
 }
 
 std::vector<PluginCandidate> PluginRegistry::candidates() const {

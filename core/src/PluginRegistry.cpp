@@ -278,6 +278,14 @@ PluginRegistry::PluginRegistry(std::vector<std::string> extraDirs) {
     fs::path exeDir = boost::dll::program_location(ec).parent_path();
     if (!ec)
         searchPath_.push_back((exeDir / ".." / CULD_PLUGIN_INSTALL_DIR).lexically_normal().string());
+    // Inside libculd (<prefix>/lib/libculd.so), the plugins are found beside
+    // the library whatever program loaded it.
+    fs::path moduleDir = boost::dll::this_line_location(ec).parent_path();
+    if (!ec && moduleDir != exeDir) {
+        std::string dir = (moduleDir / ".." / CULD_PLUGIN_INSTALL_DIR).lexically_normal().string();
+        if (std::find(searchPath_.begin(), searchPath_.end(), dir) == searchPath_.end())
+            searchPath_.push_back(dir);
+    }
     searchPath_.push_back(CULD_BUILD_PLUGIN_DIR);
 }
 

@@ -76,7 +76,10 @@ public:
         std::vector<uint8_t> image(fileSize_, 0);
         writeHeaders(image);
         copySections(image);
-        writeFileAtomically(ctx_.opts.outputFile, image);
+        if (ctx_.opts.outputBuffer)
+            *ctx_.opts.outputBuffer = std::move(image);
+        else
+            writeFileAtomically(ctx_.opts.outputFile, image);
     }
 
 private:
@@ -557,7 +560,10 @@ private:
             if (!s->isNobits())
                 work.push_back(s);
         std::vector<std::string> errors(threads);
+        Diagnostics &diagnostics = Diagnostics::get();
         auto worker = [&](unsigned id) {
+            // Plugin warnings go to this link's diagnostics, whatever thread.
+            DiagnosticsScope scope(diagnostics);
             try {
                 for (size_t i = id; i < work.size(); i += threads)
                     fill(*work[i], image.data() + work[i]->fileOffset);

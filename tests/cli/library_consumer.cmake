@@ -1,0 +1,47 @@
+# Installs culd, builds tests/library/consumer (a C program) against the
+# installed culd package (find_package(culd) -> culd::culd), links a corpus
+# case with it and checks that the bytes are the culd command's. Run with
+# cmake -P; inputs: CULD, SOURCE_DIR, BINARY_DIR.
+foreach(var CULD SOURCE_DIR BINARY_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "library_consumer: ${var} is not set")
+  endif()
+endforeach()
+
+set(work ${BINARY_DIR}/library-consumer)
+set(prefix ${work}/prefix)
+set(build ${work}/build)
+file(REMOVE_RECURSE ${work})
+
+function(run_step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "library_consumer: ${what} failed (${rc})\n${out}\n${err}")
+  endif()
+endfunction()
+
+run_step("install" ${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${prefix})
+foreach(installed include/culd/culdLink.h lib/cmake/culd/culdConfig.cmake)
+  if(NOT EXISTS ${prefix}/${installed})
+    message(FATAL_ERROR "library_consumer: the install did not provide ${installed}")
+  endif()
+endforeach()
+
+find_program(NINJA ninja)
+set(generator)
+if(NINJA)
+  set(generator -G Ninja)
+endif()
+run_step("configure consumer" ${CMAKE_COMMAND} ${generator}
+  -S ${SOURCE_DIR}/tests/library/consumer -B ${build} -DCMAKE_PREFIX_PATH=${prefix})
+run_step("build consumer" ${CMAKE_COMMAND} --build ${build})
+
+set(case ${SOURCE_DIR}/tests/fixtures/03-call-chain-3files/sm_80)
+set(inputs ${case}/a.cubin ${case}/b.cubin ${case}/c.cubin)
+run_step("link with libculd" ${build}/link-with-culd -arch=sm_80 ${work}/library.cubin ${inputs})
+run_step("link with culd" ${CULD} -arch=sm_80 ${inputs} -o ${work}/command.cubin)
+file(SHA256 ${work}/library.cubin library_hash)
+file(SHA256 ${work}/command.cubin command_hash)
+if(NOT library_hash STREQUAL command_hash)
+  message(FATAL_ERROR "library_consumer: libculd's cubin differs from the culd command's")
+endif()

@@ -124,7 +124,12 @@ struct LibraryResult {
 
 enum class Feed { Files, Data };
 
-LibraryResult linkWithLibrary(const Case &c, Feed feed) {
+// Data inputs are declared cubins unless `type` says otherwise; files are
+// told apart by content unless it does.
+LibraryResult linkWithLibrary(const Case &c, Feed feed,
+                              culdLinkInputType type = CULDLINK_INPUT_NONE) {
+    if (type == CULDLINK_INPUT_NONE)
+        type = feed == Feed::Files ? CULDLINK_INPUT_ANY : CULDLINK_INPUT_CUBIN;
     std::vector<const char *> options;
     for (const std::string &o : c.options)
         options.push_back(o.c_str());
@@ -133,10 +138,10 @@ LibraryResult linkWithLibrary(const Case &c, Feed feed) {
     REQUIRE(culdLinkCreate(&h, uint32_t(options.size()), options.data()) == CULDLINK_SUCCESS);
     for (const std::string &input : c.inputs) {
         if (feed == Feed::Files) {
-            REQUIRE(culdLinkAddFile(h, CULDLINK_INPUT_ANY, input.c_str()) == CULDLINK_SUCCESS);
+            REQUIRE(culdLinkAddFile(h, type, input.c_str()) == CULDLINK_SUCCESS);
         } else {
             Bytes data = readBytes(input);
-            REQUIRE(culdLinkAddData(h, CULDLINK_INPUT_CUBIN, data.data(), data.size(),
+            REQUIRE(culdLinkAddData(h, type, data.data(), data.size(),
                                     input.c_str()) == CULDLINK_SUCCESS);
         }
     }
@@ -184,6 +189,40 @@ TEST_CASE("library: corpus cases give the culd command's bytes", "[library]") {
             CHECK(lib.cubin == command.cubin);
             // The command's stderr holds both logs (infos and the call-graph
             // dump come after any error a link that succeeds can have).
+            CHECK(lib.errorLog + lib.infoLog == command.stderrText);
+        }
+    }
+}
+
+TEST_CASE("library: host objects, fatbins, archives and PTX give the command's bytes",
+          "[library]") {
+    // A PTX kernel, compiled with ptxas by both (or refused by both where
+    // there is no ptxas).
+    fs::path ptx = scratch() / "k.ptx";
+    std::ofstream(ptx) << ".version 8.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k()\n{\n\tret;\n}\n";
+    struct Input {
+        const char *arch;
+        culdLinkInputType type;
+        fs::path path;
+    };
+    const fs::path inputs = fs::path(CULD_FIXTURES_DIR).parent_path() / "inputs";
+    const Input cases[] = {
+        {"-arch=sm_90", CULDLINK_INPUT_OBJECT, inputs / "host-sm90.o"},
+        {"-arch=sm_90", CULDLINK_INPUT_FATBIN, inputs / "zstd-sm90.fatbin"},
+        {"-arch=sm_86", CULDLINK_INPUT_FATBIN, inputs / "mix-sm80-ptx86.fatbin"},
+        {"-arch=sm_90", CULDLINK_INPUT_LIBRARY, inputs / "libnvcc.a"},
+        {"-arch=sm_90", CULDLINK_INPUT_OBJECT, inputs / "host-lto.o"}, // LTO: refused
+        {"-arch=sm_80", CULDLINK_INPUT_PTX, ptx},
+    };
+    for (const Input &input : cases) {
+        INFO("input " << input.path.string() << " " << input.arch);
+        Case c{input.path.parent_path(), {input.arch}, {input.path.string()}};
+        CommandResult command = runCommand(c);
+        for (Feed feed : {Feed::Files, Feed::Data}) {
+            LibraryResult lib = linkWithLibrary(c, feed, input.type);
+            CHECK((lib.result == CULDLINK_SUCCESS) == (command.status == 0));
+            CHECK(lib.cubin == command.cubin);
             CHECK(lib.errorLog + lib.infoLog == command.stderrText);
         }
     }

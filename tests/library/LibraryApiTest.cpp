@@ -253,7 +253,7 @@ TEST_CASE("library: two handles on two threads give the sequential bytes", "[lib
     REQUIRE(expectB.result == CULDLINK_SUCCESS);
     REQUIRE(expectA.cubin != expectB.cubin);
     // REQUIRE is not thread-safe in Catch2: the threads only collect.
-    constexpr int kRounds = 8;
+    constexpr int kRounds = 32;
     std::vector<LibraryResult> gotA(kRounds), gotB(kRounds);
     std::thread ta([&] {
         for (LibraryResult &r : gotA)

@@ -69,7 +69,9 @@ public:
         writeStringTables();
         layout();
         if (fileSize_ > ctx_.opts.limits.maxOutputBytes)
-            throw FatalError(ctx_.opts.outputFile + ": the output would be " +
+            throw FatalError((ctx_.opts.outputBuffer ? std::string("the linked cubin")
+                                                      : ctx_.opts.outputFile) +
+                             ": the output would be " +
                              std::to_string(fileSize_) + " bytes, past the limit of " +
                              std::to_string(ctx_.opts.limits.maxOutputBytes) +
                              " (--max-output-size)");

@@ -41,7 +41,18 @@ set(generator)
 if(NINJA)
   set(generator -G Ninja)
 endif()
-run_step("configure consumer" ${CMAKE_COMMAND} ${generator}
+# A sanitized libculd leaves the sanitizer runtime to the program: build it
+# with the same compiler and sanitizers (their C++ runtime too: the library
+# is C++).
+set(toolchain)
+if(C_COMPILER)
+  list(APPEND toolchain -DCMAKE_C_COMPILER=${C_COMPILER})
+endif()
+if(SANITIZE)
+  list(APPEND toolchain
+    "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined -fsanitize-link-c++-runtime -lstdc++")
+endif()
+run_step("configure consumer" ${CMAKE_COMMAND} ${generator} ${toolchain}
   -S ${SOURCE_DIR}/tests/library/consumer -B ${build} -DCMAKE_PREFIX_PATH=${prefix})
 run_step("build consumer" ${CMAKE_COMMAND} --build ${build})
 

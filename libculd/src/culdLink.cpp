@@ -140,7 +140,8 @@ culdLinkResult copyLog(culdLinkHandle h, const std::string &log, char *out) {
 extern "C" {
 
 culdLinkResult culdLinkCreate(culdLinkHandle *handle, uint32_t numOptions, const char **options) {
-    if (!handle || (numOptions && !options))
+    // nvJitLink refuses a null option array even with no options.
+    if (!handle || !options)
         return CULDLINK_ERROR_NULL_INPUT;
     *handle = nullptr;
     try {

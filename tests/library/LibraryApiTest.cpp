@@ -336,7 +336,9 @@ TEST_CASE("library: option errors are reported on the handle", "[library]") {
     CHECK(culdLinkComplete(h) == CULDLINK_ERROR_UNRECOGNIZED_OPTION);
     CHECK(culdLinkDestroy(&h) == CULDLINK_SUCCESS);
 
-    CHECK(culdLinkCreate(&h, 0, nullptr) == CULDLINK_ERROR_MISSING_ARCH);
+    CHECK(culdLinkCreate(&h, 0, nullptr) == CULDLINK_ERROR_NULL_INPUT);
+    const char *debugOnly[] = {"-g"};
+    CHECK(culdLinkCreate(&h, 1, debugOnly) == CULDLINK_ERROR_MISSING_ARCH);
     CHECK(culdLinkDestroy(&h) == CULDLINK_SUCCESS);
 
     const char *output[] = {"-arch=sm_80", "-o", "out.cubin"};

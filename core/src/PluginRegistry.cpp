@@ -4,6 +4,7 @@
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -82,8 +83,12 @@ std::unique_ptr<Plugin> Plugin::load(const std::string &path) {
     auto library = std::make_unique<Library>();
     try {
         // rtld_local keeps plugins from seeing each other's symbols.
-        library->lib.load(fs::path(path), boost::dll::load_mode::rtld_lazy |
-                                              boost::dll::load_mode::rtld_local);
+        // RTLD_NODELETE: links on other threads (libculd) load and release
+        // the same plugin; it stays mapped rather than being unmapped and
+        // mapped again under them, and later links find it loaded.
+        library->lib.load(fs::path(path),
+                          boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local |
+                              static_cast<boost::dll::load_mode::type>(RTLD_NODELETE));
     } catch (const std::exception &e) {
         return fail(std::string("not a loadable shared object (") + e.what() + ")");
     }

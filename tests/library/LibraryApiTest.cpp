@@ -120,6 +120,7 @@ struct LibraryResult {
     culdLinkResult result = CULDLINK_SUCCESS;
     Bytes cubin;
     std::string errorLog, infoLog;
+    std::string failure; // the first culdLink call that did not succeed
 };
 
 enum class Feed { Files, Data };
@@ -130,38 +131,50 @@ LibraryResult linkWithLibrary(const Case &c, Feed feed,
                               culdLinkInputType type = CULDLINK_INPUT_NONE) {
     if (type == CULDLINK_INPUT_NONE)
         type = feed == Feed::Files ? CULDLINK_INPUT_ANY : CULDLINK_INPUT_CUBIN;
+    LibraryResult r;
+    // No Catch assertions here: the two-thread test calls this off the main
+    // thread. A call that fails is recorded.
+    auto expect = [&r](const char *call, culdLinkResult got) {
+        if (got != CULDLINK_SUCCESS && r.failure.empty())
+            r.failure = std::string(call) + " returned " + std::to_string(int(got));
+        return got == CULDLINK_SUCCESS;
+    };
     std::vector<const char *> options;
     for (const std::string &o : c.options)
         options.push_back(o.c_str());
     culdLinkHandle h = nullptr;
-    LibraryResult r;
-    REQUIRE(culdLinkCreate(&h, uint32_t(options.size()), options.data()) == CULDLINK_SUCCESS);
+    if (!expect("culdLinkCreate", culdLinkCreate(&h, uint32_t(options.size()), options.data())))
+        return r;
     for (const std::string &input : c.inputs) {
         if (feed == Feed::Files) {
-            REQUIRE(culdLinkAddFile(h, type, input.c_str()) == CULDLINK_SUCCESS);
+            expect("culdLinkAddFile", culdLinkAddFile(h, type, input.c_str()));
         } else {
             Bytes data = readBytes(input);
-            REQUIRE(culdLinkAddData(h, type, data.data(), data.size(),
-                                    input.c_str()) == CULDLINK_SUCCESS);
+            expect("culdLinkAddData",
+                   culdLinkAddData(h, type, data.data(), data.size(), input.c_str()));
         }
     }
     r.result = culdLinkComplete(h);
     size_t size = 0;
-    if (r.result == CULDLINK_SUCCESS) {
-        REQUIRE(culdLinkGetLinkedCubinSize(h, &size) == CULDLINK_SUCCESS);
+    if (r.result == CULDLINK_SUCCESS && expect("culdLinkGetLinkedCubinSize",
+                                               culdLinkGetLinkedCubinSize(h, &size))) {
         r.cubin.resize(size);
-        REQUIRE(culdLinkGetLinkedCubin(h, r.cubin.data()) == CULDLINK_SUCCESS);
+        expect("culdLinkGetLinkedCubin", culdLinkGetLinkedCubin(h, r.cubin.data()));
     }
-    REQUIRE(culdLinkGetErrorLogSize(h, &size) == CULDLINK_SUCCESS);
-    std::vector<char> log(size);
-    REQUIRE(culdLinkGetErrorLog(h, log.data()) == CULDLINK_SUCCESS);
-    r.errorLog = log.data();
-    REQUIRE(culdLinkGetInfoLogSize(h, &size) == CULDLINK_SUCCESS);
-    log.resize(size);
-    REQUIRE(culdLinkGetInfoLog(h, log.data()) == CULDLINK_SUCCESS);
-    r.infoLog = log.data();
-    REQUIRE(culdLinkDestroy(&h) == CULDLINK_SUCCESS);
-    REQUIRE(h == nullptr);
+    std::vector<char> log;
+    if (expect("culdLinkGetErrorLogSize", culdLinkGetErrorLogSize(h, &size))) {
+        log.resize(size);
+        if (expect("culdLinkGetErrorLog", culdLinkGetErrorLog(h, log.data())))
+            r.errorLog = log.data();
+    }
+    if (expect("culdLinkGetInfoLogSize", culdLinkGetInfoLogSize(h, &size))) {
+        log.resize(size);
+        if (expect("culdLinkGetInfoLog", culdLinkGetInfoLog(h, log.data())))
+            r.infoLog = log.data();
+    }
+    expect("culdLinkDestroy", culdLinkDestroy(&h));
+    if (h && r.failure.empty())
+        r.failure = "culdLinkDestroy left the handle set";
     return r;
 }
 
@@ -185,6 +198,7 @@ TEST_CASE("library: corpus cases give the culd command's bytes", "[library]") {
         for (Feed feed : {Feed::Files, Feed::Data}) {
             INFO((feed == Feed::Files ? "culdLinkAddFile" : "culdLinkAddData"));
             LibraryResult lib = linkWithLibrary(c, feed);
+            CHECK(lib.failure == "");
             CHECK((lib.result == CULDLINK_SUCCESS) == (command.status == 0));
             CHECK(lib.cubin == command.cubin);
             // The command's stderr holds both logs (infos and the call-graph
@@ -221,6 +235,7 @@ TEST_CASE("library: host objects, fatbins, archives and PTX give the command's b
         CommandResult command = runCommand(c);
         for (Feed feed : {Feed::Files, Feed::Data}) {
             LibraryResult lib = linkWithLibrary(c, feed, input.type);
+            CHECK(lib.failure == "");
             CHECK((lib.result == CULDLINK_SUCCESS) == (command.status == 0));
             CHECK(lib.cubin == command.cubin);
             CHECK(lib.errorLog + lib.infoLog == command.stderrText);
@@ -234,6 +249,7 @@ TEST_CASE("library: an undefined reference fails the link with nvlink's message"
     c.inputs.erase(c.inputs.begin()); // lib.cubin: main.cubin's callees are gone
     REQUIRE(fs::path(c.inputs.front()).filename() == "main.cubin");
     LibraryResult lib = linkWithLibrary(c, Feed::Data);
+    CHECK(lib.failure == "");
     CHECK(lib.result == CULDLINK_ERROR_INTERNAL);
     CHECK(lib.cubin.empty());
     CHECK(lib.errorLog.find("culd error : Undefined reference to '_Z5scalefi' in '" +
@@ -249,10 +265,12 @@ TEST_CASE("library: two handles on two threads give the sequential bytes", "[lib
     const Case &b = caseNamed(cases, "07-printf");
     LibraryResult expectA = linkWithLibrary(a, Feed::Data);
     LibraryResult expectB = linkWithLibrary(b, Feed::Files);
+    REQUIRE(expectA.failure == "");
+    REQUIRE(expectB.failure == "");
     REQUIRE(expectA.result == CULDLINK_SUCCESS);
     REQUIRE(expectB.result == CULDLINK_SUCCESS);
     REQUIRE(expectA.cubin != expectB.cubin);
-    // REQUIRE is not thread-safe in Catch2: the threads only collect.
+    // Catch2's assertions are not thread-safe: the threads only collect.
     constexpr int kRounds = 32;
     std::vector<LibraryResult> gotA(kRounds), gotB(kRounds);
     std::thread ta([&] {
@@ -266,6 +284,8 @@ TEST_CASE("library: two handles on two threads give the sequential bytes", "[lib
     ta.join();
     tb.join();
     for (int i = 0; i < kRounds; ++i) {
+        CHECK(gotA[i].failure == "");
+        CHECK(gotB[i].failure == "");
         CHECK(gotA[i].cubin == expectA.cubin);
         CHECK(gotB[i].cubin == expectB.cubin);
         CHECK(gotA[i].errorLog == expectA.errorLog);

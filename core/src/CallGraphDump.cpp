@@ -97,8 +97,8 @@ void dumpCallGraph(Context &ctx) {
             os << ' ' << callee;
         os << '\n';
     }
-    std::string text = os.str();
-    std::fwrite(text.data(), 1, text.size(), stderr);
+    // Through Diagnostics so that a library link captures it in its log.
+    Diagnostics::get().write(Severity::Info, os.str());
 }
 
 void writeDotFile(Context &ctx) {

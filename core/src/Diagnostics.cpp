@@ -4,9 +4,32 @@
 
 namespace culd {
 
-Diagnostics &Diagnostics::get() {
+namespace {
+
+thread_local Diagnostics *current = nullptr;
+
+// The culd command's diagnostics, used where no scope is installed.
+Diagnostics &processDiagnostics() {
     static Diagnostics instance;
     return instance;
+}
+
+} // namespace
+
+Diagnostics &Diagnostics::get() { return current ? *current : processDiagnostics(); }
+
+DiagnosticsScope::DiagnosticsScope(Diagnostics &diagnostics) : previous_(current) {
+    current = &diagnostics;
+}
+
+DiagnosticsScope::~DiagnosticsScope() { current = previous_; }
+
+void Diagnostics::write(Severity severity, const std::string &text) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (sink_)
+        sink_(severity, text);
+    else
+        std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
 std::string Diagnostics::prefix(Severity severity) {
@@ -28,15 +51,18 @@ void Diagnostics::report(Severity severity, const std::string &message) {
         return;
     if (severity == Severity::Info && options_.disableInfos)
         return;
-    if (severity == Severity::Error)
-        ++errors_;
-    if (severity == Severity::Warning)
-        ++warnings_;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (severity == Severity::Error)
+            ++errors_;
+        if (severity == Severity::Warning)
+            ++warnings_;
+    }
     std::string line = prefix(severity) + message;
     if (!options_.reportArch.empty())
         line += " (target: " + options_.reportArch + ")";
     line += '\n';
-    std::fwrite(line.data(), 1, line.size(), stderr);
+    write(severity, line);
 }
 
 } // namespace culd

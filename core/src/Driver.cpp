@@ -56,13 +56,7 @@ int listPlugins(const Options &opts) {
 }
 
 void configureDiagnostics(const Options &opts) {
-    DiagnosticOptions d;
-    d.disableWarnings = opts.disableWarnings;
-    d.warningsAsErrors = opts.warningsAsErrors;
-    d.disableInfos = opts.disableInfos;
-    if (opts.reportArch)
-        d.reportArch = opts.archText;
-    Diagnostics::get().setOptions(d);
+    Diagnostics::get().setOptions(diagnosticOptions(opts));
     // -v is nvlink's resource report (Diagnostics); CULD_LOG=debug adds the
     // linker's own trace (plugin choice, pass timings).
     spdlog::set_pattern("culd %l : %v");
@@ -107,11 +101,42 @@ int link(const Options &opts) {
     return Diagnostics::get().errorCount() ? kExitErrors : 0;
 }
 
-} // namespace
-
-int runDriver(const std::vector<std::string> &args) {
+// Runs `action`, reporting what it throws; returns its exit status.
+template <class Action> int reportingErrors(Action action) {
     Diagnostics &diag = Diagnostics::get();
     try {
+        return action();
+    } catch (const ErrorsReported &) {
+        return kExitErrors;
+    } catch (const FatalError &e) {
+        if (*e.what()) // empty: the errors were reported as they happened
+            diag.error(e.what());
+    } catch (const std::bad_alloc &) {
+        diag.error("out of memory");
+    } catch (const std::exception &e) {
+        diag.error(std::string("internal error: ") + e.what());
+    }
+    return kExitFatal;
+}
+
+} // namespace
+
+DiagnosticOptions diagnosticOptions(const Options &opts) {
+    DiagnosticOptions d;
+    d.disableWarnings = opts.disableWarnings;
+    d.warningsAsErrors = opts.warningsAsErrors;
+    d.disableInfos = opts.disableInfos;
+    if (opts.reportArch)
+        d.reportArch = opts.archText;
+    return d;
+}
+
+int linkReportingErrors(const Options &opts) {
+    return reportingErrors([&] { return link(opts); });
+}
+
+int runDriver(const std::vector<std::string> &args) {
+    return reportingErrors([&] {
         Options opts = parseOptions(args);
         configureDiagnostics(opts);
         if (opts.showHelp) {
@@ -129,17 +154,7 @@ int runDriver(const std::vector<std::string> &args) {
             return 0;
         }
         return link(opts);
-    } catch (const ErrorsReported &) {
-        return kExitErrors;
-    } catch (const FatalError &e) {
-        if (*e.what()) // empty: the errors were reported as they happened
-            diag.error(e.what());
-    } catch (const std::bad_alloc &) {
-        diag.error("out of memory");
-    } catch (const std::exception &e) {
-        diag.error(std::string("internal error: ") + e.what());
-    }
-    return kExitFatal;
+    });
 }
 
 } // namespace culd

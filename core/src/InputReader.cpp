@@ -44,8 +44,11 @@ public:
     // is "Could not open input file" (fatal), whatever its content -- a tiny
     // text or PTX file included. Longer unrecognised files and empty ones
     // are skipped (culd warns).
-    void readInputFile(const std::string &path) {
-        std::unique_ptr<MappedFile> map = MappedFile::open(path);
+    void readInputFile(const std::string &path, const InputBuffer *inMemory = nullptr) {
+        std::unique_ptr<MappedFile> map =
+            inMemory && inMemory->data
+                ? MappedFile::view(path, ByteView{inMemory->data, inMemory->size})
+                : MappedFile::open(path);
         const ByteView bytes = map->bytes();
         if (bytes.size != 0 && bytes.size < kNvlinkHeaderRead) {
             InputKind kind = detectInputKind(bytes, path);
@@ -339,8 +342,9 @@ static bool isHostSystemLibrary(const std::string &lib) {
 
 void readInputs(Context &ctx) {
     InputReader reader(ctx);
-    for (const std::string &path : ctx.opts.inputs)
-        reader.readInputFile(path);
+    const std::vector<InputBuffer> &buffers = ctx.opts.inputBuffers;
+    for (size_t i = 0; i < ctx.opts.inputs.size(); ++i)
+        reader.readInputFile(ctx.opts.inputs[i], i < buffers.size() ? &buffers[i] : nullptr);
     std::vector<std::string> searchPath = librarySearchPath(ctx.opts.libraryPaths);
     for (const std::string &lib : ctx.opts.libraries) {
         std::optional<std::string> path = findLibrary(lib, searchPath);

@@ -27,12 +27,16 @@ template <class Pass> void run(const char *name, Context &ctx, Pass pass) {
 void checkOutputIsNoInput(const Options &opts) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (!fs::exists(opts.outputFile, ec))
+    if (opts.outputBuffer || !fs::exists(opts.outputFile, ec))
         return;
-    for (const std::string &input : opts.inputs)
+    for (size_t i = 0; i < opts.inputs.size(); ++i) {
+        const std::string &input = opts.inputs[i];
+        if (i < opts.inputBuffers.size() && opts.inputBuffers[i].data)
+            continue;
         if (fs::equivalent(opts.outputFile, input, ec))
             throw FatalError("output file '" + opts.outputFile + "' is also an input ('" + input +
                              "'); refusing to overwrite it");
+    }
 }
 
 } // namespace
@@ -50,7 +54,7 @@ void runLink(const Options &opts, const Plugin &plugin) {
     // Built once, before any pass: every per-arch question of the passes
     // goes to it (and through it to the plugin), never to the C structs.
     Target target(plugin, opts.sm);
-    if (opts.outputFile.empty())
+    if (opts.outputFile.empty() && !opts.outputBuffer)
         throw FatalError("no output file given (use -o FILE)");
     checkOutputIsNoInput(opts);
     Context ctx(opts, target);

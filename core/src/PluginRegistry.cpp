@@ -4,6 +4,7 @@
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -83,8 +84,12 @@ std::unique_ptr<Plugin> Plugin::load(const std::string &path) {
     auto library = std::make_unique<Library>();
     try {
         // rtld_local keeps plugins from seeing each other's symbols.
-        library->lib.load(fs::path(path), boost::dll::load_mode::rtld_lazy |
-                                              boost::dll::load_mode::rtld_local);
+        // RTLD_NODELETE: links on other threads (libculd) load and release
+        // the same plugin; it stays mapped rather than being unmapped and
+        // mapped again under them, and later links find it loaded.
+        library->lib.load(fs::path(path),
+                          boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local |
+                              static_cast<boost::dll::load_mode::type>(RTLD_NODELETE));
     } catch (const std::exception &e) {
         return fail(std::string("not a loadable shared object (") + e.what() + ")");
     }
@@ -313,13 +318,28 @@ PluginRegistry::PluginRegistry(std::vector<std::string> extraDirs) {
     std::error_code ec;
     fs::path exeDir = boost::dll::program_location(ec).parent_path();
     if (ec)
+        exeDir.clear();
+    // Inside libculd (<prefix>/lib/libculd.so) the plugins are found beside
+    // the library, whatever program loaded it.
+    fs::path moduleDir = boost::dll::this_line_location(ec).parent_path();
+    if (ec || moduleDir == exeDir)
+        moduleDir.clear();
+    bool installedFound = false;
+    for (const fs::path &base : {exeDir, moduleDir}) {
+        if (base.empty())
+            continue;
+        fs::path installed = (base / ".." / CULD_PLUGIN_INSTALL_DIR).lexically_normal();
+        searchPath_.push_back(installed.string());
+        installedFound = installedFound || fs::is_directory(installed, ec);
+    }
+    if (installedFound)
         return;
-    fs::path installed = (exeDir / ".." / CULD_PLUGIN_INSTALL_DIR).lexically_normal();
-    searchPath_.push_back(installed.string());
-    if (fs::is_directory(installed, ec))
-        return;
-    if (std::optional<fs::path> buildTree = buildTreePluginDir(exeDir))
-        searchPath_.push_back(buildTree->string());
+    for (const fs::path &base : {exeDir, moduleDir})
+        if (!base.empty())
+            if (std::optional<fs::path> buildTree = buildTreePluginDir(base))
+                if (std::find(searchPath_.begin(), searchPath_.end(), buildTree->string()) ==
+                    searchPath_.end())
+                    searchPath_.push_back(buildTree->string());
 }
 
 std::vector<PluginCandidate> PluginRegistry::candidates() const {

@@ -74,7 +74,9 @@ public:
         ElfImage image = describeImage();
         image.layout();
         if (image.fileSize() > ctx_.opts.limits.maxOutputBytes)
-            throw FatalError(ctx_.opts.outputFile + ": the output would be " +
+            throw FatalError((ctx_.opts.outputBuffer ? std::string("the linked cubin")
+                                                      : ctx_.opts.outputFile) +
+                             ": the output would be " +
                              std::to_string(image.fileSize()) + " bytes, past the limit of " +
                              std::to_string(ctx_.opts.limits.maxOutputBytes) +
                              " (--max-output-size)");
@@ -84,7 +86,10 @@ public:
         // written (a Mercury family may compile or patch it); a no-op for
         // plugins without one.
         ctx_.target.finalize(bytes);
-        writeFileAtomically(ctx_.opts.outputFile, bytes);
+        if (ctx_.opts.outputBuffer)
+            *ctx_.opts.outputBuffer = std::move(bytes);
+        else
+            writeFileAtomically(ctx_.opts.outputFile, bytes);
     }
 
 private:
@@ -509,7 +514,10 @@ private:
             if (!s->isNobits() && !s->pieces.empty())
                 work.push_back(s);
         std::vector<std::string> errors(threads);
+        Diagnostics &diagnostics = Diagnostics::get();
         auto worker = [&](unsigned id) {
+            // Plugin warnings go to this link's diagnostics, whatever thread.
+            DiagnosticsScope scope(diagnostics);
             try {
                 for (size_t i = id; i < work.size(); i += threads)
                     fill(*work[i], bytes.data() + image.sections[work[i]->index].offset);

@@ -3,8 +3,17 @@
 //   culd warning : ...
 // Errors inside the core are thrown as FatalError and caught by the driver,
 // which prints them and exits non-zero; warnings are printed and counted.
+//
+// Diagnostics::get() is the diagnostics of the link running on this thread:
+// the process-wide instance for the culd command, or the one a
+// DiagnosticsScope installed (libculd gives every link handle its own, with
+// the messages captured into the handle's logs). A link's worker threads
+// install the same instance, so that separate links on separate threads
+// never share counters or output.
 #pragma once
 
+#include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -43,7 +52,18 @@ struct DiagnosticOptions {
 
 class Diagnostics {
 public:
+    // Where finished lines go ("culd error : ...\n"): stderr unless set.
+    using Sink = std::function<void(Severity, const std::string &line)>;
+
+    Diagnostics() = default;
+    explicit Diagnostics(Sink sink) : sink_(std::move(sink)) {}
+
+    // The instance of the link running on this thread (see above).
     static Diagnostics &get();
+
+    // Text that is not a diagnostic line but goes where they go (the
+    // call-graph dump, which nvlink writes to stderr).
+    void write(Severity severity, const std::string &text);
 
     void setOptions(const DiagnosticOptions &options) { options_ = options; }
     const DiagnosticOptions &options() const { return options_; }
@@ -54,17 +74,43 @@ public:
     void warning(const std::string &message) { report(Severity::Warning, message); }
     void error(const std::string &message) { report(Severity::Error, message); }
 
-    unsigned errorCount() const { return errors_; }
-    unsigned warningCount() const { return warnings_; }
-    void reset() { errors_ = warnings_ = 0; }
+    unsigned errorCount() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return errors_;
+    }
+    unsigned warningCount() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return warnings_;
+    }
+    void reset() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        errors_ = warnings_ = 0;
+    }
 
     // The prefix ("culd error : ") of a severity, shared with tests.
     static std::string prefix(Severity severity);
 
 private:
     DiagnosticOptions options_;
+    Sink sink_;
+    // A link's worker threads may report at once (plugin warnings while
+    // sections are patched in parallel).
+    mutable std::mutex mutex_;
     unsigned errors_ = 0;
     unsigned warnings_ = 0;
+};
+
+// Makes `diagnostics` this thread's Diagnostics::get() until the scope ends
+// (scopes nest: the previous one comes back).
+class DiagnosticsScope {
+public:
+    explicit DiagnosticsScope(Diagnostics &diagnostics);
+    ~DiagnosticsScope();
+    DiagnosticsScope(const DiagnosticsScope &) = delete;
+    DiagnosticsScope &operator=(const DiagnosticsScope &) = delete;
+
+private:
+    Diagnostics *previous_;
 };
 
 } // namespace culd

@@ -20,6 +20,14 @@ struct InputLimits {
 // attributes spell versions (130 = 13.0): newer inputs are refused.
 constexpr uint32_t kToolkitVersion = 130;
 
+// An input handed over in memory (libculd's culdLinkAddData): read from
+// these bytes instead of the file its name would be. The bytes outlive the
+// link.
+struct InputBuffer {
+    const uint8_t *data = nullptr;
+    uint64_t size = 0;
+};
+
 struct Options {
     // What to do.
     bool showHelp = false;
@@ -36,6 +44,11 @@ struct Options {
 
     // Inputs in command-line order (files and -l libraries).
     std::vector<std::string> inputs;
+    // Empty, or one entry per `inputs` entry: a non-null one is that input's
+    // bytes in memory, its name used only in diagnostics.
+    std::vector<InputBuffer> inputBuffers;
+    // Non-null (libculd): the linked cubin goes here, not to outputFile.
+    std::vector<uint8_t> *outputBuffer = nullptr;
     std::vector<std::string> libraryPaths;   // -L
     std::vector<std::string> libraries;      // -l (kept in order with inputs)
     std::vector<std::string> pluginDirs;     // --plugin-dir

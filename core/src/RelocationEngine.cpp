@@ -104,7 +104,7 @@ uint64_t actionValue(const culd_bit_action &a, uint64_t sa, uint64_t place, uint
 }
 
 void applyRelocations(const Plugin &plugin, uint32_t sm, const std::string &sectionName,
-                      uint32_t sectionType, uint8_t *data, uint64_t size,
+                      uint32_t sectionType, uint64_t sectionFlags, uint8_t *data, uint64_t size,
                       const std::vector<RelocApply> &relocs) {
     std::vector<culd_reloc_work> hooked;
     for (const RelocApply &r : relocs) {
@@ -155,6 +155,7 @@ void applyRelocations(const Plugin &plugin, uint32_t sm, const std::string &sect
     culd_section_bytes bytes{};
     bytes.name = sectionName.c_str();
     bytes.sh_type = sectionType;
+    bytes.sh_flags = sectionFlags;
     bytes.data = data;
     bytes.size = size;
     int32_t rc = plugin.descriptor().apply_relocations(&host, sm, &bytes, hooked.data(),

@@ -541,8 +541,8 @@ private:
             if (!p.input->bytes().empty())
                 std::memcpy(dst + p.offset, p.input->bytes().data, p.input->bytes().size);
         if (!s.applies.empty())
-            applyRelocations(ctx_.target.plugin(), ctx_.target.sm(), s.name, s.type, dst, s.size,
-                             s.applies);
+            applyRelocations(ctx_.target.plugin(), ctx_.target.sm(), s.name, s.type, s.flags, dst,
+                             s.size, s.applies);
     }
 
     Context &ctx_;

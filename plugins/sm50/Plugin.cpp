@@ -54,10 +54,12 @@ public:
     }
 
     std::vector<culd_reloc_desc> relocations() const override {
-        // nvlink has one R_CUDA table for every target and its per-type
-        // gating classes are not published (relocations.md §10), so the
-        // family keeps every R_CUDA type rather than refuse valid input; no
-        // R_MERCURY type (those live only in sm_100+ shadow sections).
+        // nvlink has one R_CUDA table for every target. Its classes for
+        // sm_5x/6x (class 1) cannot be measured with nvlink 13.0, which
+        // links sm_75+ only; on sm_75 it gates no type (docs/nvlink-findings.md,
+        // "Relocation classes"), so the family keeps every R_CUDA type at
+        // class 0 rather than refuse valid input. No R_MERCURY type (those
+        // live only in sm_100+ shadow sections).
         return culd::nvidia::rCudaTypes();
     }
 

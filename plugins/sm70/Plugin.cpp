@@ -67,9 +67,10 @@ public:
     }
 
     std::vector<culd_reloc_desc> relocations() const override {
-        // nvlink has one R_CUDA table for every target and its per-type
-        // gating classes are not published (relocations.md §10), so the
-        // family keeps every R_CUDA type rather than refuse valid input; no
+        // nvlink has one R_CUDA table for every target. Its per-type gating
+        // classes were measured on nvlink 13.0 (docs/nvlink-findings.md,
+        // "Relocation classes"): no type is refused on sm_75 (class 3) that
+        // sm_80+ (class 5) accepts, so every row keeps min_arch_class 0. No
         // R_MERCURY type (those live only in sm_100+ shadow sections).
         return culd::nvidia::rCudaTypes();
     }

@@ -40,10 +40,11 @@ public:
     std::vector<culd_arch_info> archs() const override { return {hopper(90)}; }
 
     std::vector<culd_reloc_desc> relocations() const override {
-        // nvlink has one R_CUDA table for every target and its per-type
-        // gating classes are not published (relocations.md §10), so the
-        // family keeps every R_CUDA type rather than refuse valid input; no
-        // R_MERCURY type (those live only in sm_100+ shadow sections).
+        // nvlink has one R_CUDA table for every target; sm_90 is class 5,
+        // the highest, and nvlink 13.0 refuses no type by class even on
+        // sm_75 (docs/nvlink-findings.md, "Relocation classes"), so every
+        // row keeps min_arch_class 0. No R_MERCURY type (those live only in
+        // sm_100+ shadow sections).
         return culd::nvidia::rCudaTypes();
     }
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 
 #include <fcntl.h>
@@ -382,15 +383,30 @@ TEST_CASE("relocation rows are the plugin's", "[plugin-boundary]") {
         for (culd_reloc_desc &r : mock.relocs)
             if (r.resolver == CULD_RESOLVE_LINKER || r.resolver == CULD_RESOLVE_EITHER)
                 r.flags |= CULD_RELOC_F_HOOK;
-        mock.desc.apply_relocations = [](const culd_host *, uint32_t, culd_section_bytes *,
+        // What the hook saw of each section: its header fields must be the
+        // output section's, not zeroes.
+        static std::map<std::string, std::pair<uint32_t, uint64_t>> seen;
+        seen.clear();
+        mock.desc.apply_relocations = [](const culd_host *, uint32_t, culd_section_bytes *s,
                                          culd_reloc_work *w, size_t n) -> int32_t {
             calls += static_cast<int>(n);
+            seen[s->name] = {s->sh_type, s->sh_flags};
             for (size_t i = 0; i < n; ++i)
                 w[i].status = CULD_RELOC_APPLIED;
             return 0;
         };
-        CHECK(link(mock, "sm_80", constants()).outcome == "ok");
+        LinkResult hooked = link(mock, "sm_80", constants());
+        REQUIRE(hooked.outcome == "ok");
         CHECK(calls > 0);
+        bool sawCode = false;
+        for (const auto &[name, header] : seen) {
+            const ElfSection *out = hooked.section(name);
+            REQUIRE(out != nullptr);
+            CHECK(header.first == out->type);
+            CHECK(header.second == out->flags);
+            sawCode |= (header.second & elf::SHF_EXECINSTR) != 0;
+        }
+        CHECK(sawCode);
     }
 }
 

@@ -135,7 +135,7 @@ TEST_CASE("relocations go through the plugin's table and its hook", "[plugins][r
         apply(2, 16, 0x400, 0x10),   // R_MOCK_SPLIT: bits 56..71 = (S + A) >> 2
         apply(3, 40, 0x100, 0x10),   // R_MOCK_HOOK: plugin writes ~(S + A)
     };
-    applyRelocations(*p, 999, ".text.k", 1, section.data(), section.size(), relocs);
+    applyRelocations(*p, 999, ".text.k", 1, 0x6, section.data(), section.size(), relocs);
     CHECK(le32(&section[0]) == 0x1034);
     // (0x410 >> 2) = 0x104: low byte 0x04 at byte 23, high byte 0x01 at byte 24.
     CHECK(section[23] == 0x04);
@@ -151,9 +151,10 @@ TEST_CASE("a hook error is reported with the section name", "[plugins][relocatio
     r.desc = p->reloc(3);
     std::vector<RelocApply> relocs{r};
     // 8 bytes: the engine's bounds check passes (one word), the hook's too.
-    CHECK_NOTHROW(applyRelocations(*p, 999, ".text.k", 1, section.data(), section.size(), relocs));
+    CHECK_NOTHROW(
+        applyRelocations(*p, 999, ".text.k", 1, 0x6, section.data(), section.size(), relocs));
     relocs[0].offset = 16;
     CHECK_THROWS_WITH(
-        applyRelocations(*p, 999, ".text.k", 1, section.data(), section.size(), relocs),
+        applyRelocations(*p, 999, ".text.k", 1, 0x6, section.data(), section.size(), relocs),
         Catch::Contains("past the end of section '.text.k'"));
 }

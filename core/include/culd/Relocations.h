@@ -50,9 +50,10 @@ void insertBits(uint8_t *p, uint32_t offset, uint32_t width, uint64_t value);
 
 // Applies the core's bit actions of every relocation in `relocs` to one
 // section's bytes; relocations whose descriptor asks for the plugin hook are
-// handed to the plugin in one call. Throws FatalError naming `sectionName`.
+// handed to the plugin in one call, with the section's name, type and flags.
+// Throws FatalError naming `sectionName`.
 void applyRelocations(const Plugin &plugin, uint32_t sm, const std::string &sectionName,
-                      uint32_t sectionType, uint8_t *data, uint64_t size,
+                      uint32_t sectionType, uint64_t sectionFlags, uint8_t *data, uint64_t size,
                       const std::vector<RelocApply> &relocs);
 
 } // namespace culd

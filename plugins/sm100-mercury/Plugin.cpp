@@ -4,9 +4,9 @@
 // set: capsule code (.nv.capmerc.text.<f>) and .nv.merc.* copies of the info,
 // relocation, symbol and data sections, all flagged 0x10000000. The SASS side
 // links like sm_90; the Mercury side uses the R_MERCURY catalog and must be
-// carried along (see mercury.md). No finaliser is provided: capmerc -> SASS
-// compilation is not something a linker plugin can reproduce, and nvlink's
-// own links of these inputs never needed it.
+// carried along (see mercury.md). Neither that nor nvlink's re-finalisation
+// of the SASS (mercury-finalizer.md) is done yet, so the finaliser refuses
+// every output (see finalize()).
 //
 // Verified on CUDA 13.0 cubins: e_flags 0x06006402 / 0x06006702 / 0x06006e02 /
 // 0x06007802 / 0x06007902, EIATTR_PARAM_CBANK 0x000c0380, calls r_type 75,
@@ -16,6 +16,7 @@
 #include <culd-nvidia/Nvidia.h>
 
 #include <cstring>
+#include <string>
 
 namespace {
 
@@ -100,6 +101,24 @@ public:
             return CULD_MERC_ALIAS;
         // Debug copies, .nv.merc.symtab_shndx, reserved shared ...
         return CULD_MERC_DATA;
+    }
+
+    // Until the Mercury shadow set is linked and nvlink's re-finalisation of
+    // the code is reproduced (mercury.md, mercury-finalizer.md), every
+    // output for these targets would differ from nvlink's: refuse it rather
+    // than write it. The hook runs after the whole link, so what nvlink
+    // itself refuses (undefined or duplicate symbols ...) is still reported
+    // first, in nvlink's words.
+    bool hasFinalizer() const override { return true; }
+    int32_t finalize(const culd_host &host, uint32_t sm, const uint8_t *, uint64_t,
+                     culd_buffer &) override {
+        report(host, CULD_LOG_ERROR,
+               "linking for sm_" + std::to_string(sm) +
+                   " (Blackwell) is not supported yet: the Mercury shadow set "
+                   "(.nv.capmerc/.nv.merc sections) is not linked and nvlink's "
+                   "re-finalisation of the code is not reproduced, so the output would "
+                   "differ from nvlink's");
+        return -1;
     }
 };
 

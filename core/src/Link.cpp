@@ -2,6 +2,10 @@
 
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
+#include "culd/ElfFile.h"
+#include "culd/InputChecks.h"
+#include "culd/InputKind.h"
+#include "culd/MappedFile.h"
 
 #include <spdlog/spdlog.h>
 
@@ -50,10 +54,38 @@ OutputSection *Context::makeOutput(std::string name, uint32_t type, uint64_t fla
     return &s;
 }
 
+// What nvlink checks of its inputs when it links nothing (a compute_XX
+// target): each can be opened, and a cubin is not newer than the toolkit.
+static void checkInputFiles(const Options &opts) {
+    for (size_t i = 0; i < opts.inputs.size(); ++i) {
+        const std::string &path = opts.inputs[i];
+        std::unique_ptr<MappedFile> map;
+        ByteView bytes;
+        if (i < opts.inputBuffers.size() && opts.inputBuffers[i].data) {
+            bytes = ByteView{opts.inputBuffers[i].data, opts.inputBuffers[i].size};
+        } else {
+            map = MappedFile::open(path);
+            bytes = map->bytes();
+        }
+        if (detectInputKind(bytes, path) == InputKind::Cubin)
+            checkCudaVersions(path, ElfFile::parse(path, bytes), 0);
+    }
+}
+
 void runLink(const Options &opts, const Plugin &plugin) {
     // Built once, before any pass: every per-arch question of the passes
     // goes to it (and through it to the plugin), never to the C structs.
     Target target(plugin, opts.sm);
+    // Virtual targets without LTO (nvlink 13.0): lto_XX is refused; for
+    // compute_XX nvlink opens its inputs, checks them as files and writes
+    // nothing, exit 0, with or without -o.
+    if (opts.archKind == ArchKind::Lto)
+        throw FatalError("Link target of '" + opts.archText +
+                         "' is virtual target that is not JIT-able; use 'sm_' target instead");
+    if (opts.archKind == ArchKind::Virtual) {
+        checkInputFiles(opts);
+        return;
+    }
     if (opts.outputFile.empty() && !opts.outputBuffer)
         throw FatalError("no output file given (use -o FILE)");
     checkOutputIsNoInput(opts);

@@ -415,6 +415,7 @@ Options parseOptions(const std::vector<std::string> &args) {
             throw FatalError("invalid value '" + opts.archText + "' for option '--arch'");
         opts.sm = arch->sm;
         opts.archSuffix = arch->suffix;
+        opts.archKind = arch->kind;
     }
     return opts;
 }

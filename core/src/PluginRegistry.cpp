@@ -31,6 +31,9 @@ std::optional<ArchName> ArchName::parse(const std::string &text) {
             continue;
         std::string rest = text.substr(n);
         ArchName arch;
+        arch.kind = prefix[0] == 's'   ? ArchKind::Real
+                    : prefix[0] == 'c' ? ArchKind::Virtual
+                                       : ArchKind::Lto;
         if (!rest.empty() && (rest.back() == 'a' || rest.back() == 'f')) {
             arch.suffix = rest.back();
             rest.pop_back();

@@ -96,3 +96,20 @@ TEST_CASE("e_ident of the output is nvlink's whatever the input's version and pa
             CHECK(out[i] == 0);
     }
 }
+
+TEST_CASE("refusal: virtual link targets without LTO", "[refusal]") {
+    TempDir dir;
+    const std::string out = (dir / "out.cubin").string();
+    // lto_XX: refused in nvlink's words, -o or not.
+    const std::string lto = "Link target of 'lto_80' is virtual target that is not JIT-able; "
+                            "use 'sm_' target instead";
+    CHECK(link({"-arch=lto_80", kMain.string(), kLib.string(), "-o", out}) == lto);
+    CHECK(link({"-arch=lto_80", kMain.string(), kLib.string()}) == lto);
+    // compute_XX: nvlink opens the inputs and writes nothing, exit 0, even
+    // with -o and inputs of another SM.
+    CHECK(link({"-arch=compute_80", kMain.string(), kLib.string(), "-o", out}) == "ok");
+    CHECK(link({"-arch=compute_90", kMain.string(), kLib.string()}) == "ok");
+    CHECK_FALSE(fs::exists(out));
+    CHECK(link({"-arch=compute_80", (dir / "absent.cubin").string(), "-o", out}) ==
+          (dir / "absent.cubin").string() + ": cannot open: No such file or directory");
+}

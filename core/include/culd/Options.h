@@ -23,6 +23,10 @@ constexpr uint32_t kToolkitVersion = 130;
 // An input handed over in memory (libculd's culdLinkAddData): read from
 // these bytes instead of the file its name would be. The bytes outlive the
 // link.
+// What -arch names: a real SM (sm_XX), a virtual one (compute_XX) or an LTO
+// target (lto_XX).
+enum class ArchKind : uint8_t { Real, Virtual, Lto };
+
 struct InputBuffer {
     const uint8_t *data = nullptr;
     uint64_t size = 0;
@@ -38,6 +42,7 @@ struct Options {
     std::string archText;           // as given: "sm_90a"
     uint32_t sm = 0;
     char archSuffix = 0;            // 'a', 'f' or 0
+    ArchKind archKind = ArchKind::Real;
     std::string outputFile;
     bool relocatable = false;       // -r
     bool debug = false;             // -g

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <culd/plugin.h>
+#include "culd/Options.h"
 
 #include <cstdint>
 #include <memory>
@@ -23,6 +24,7 @@ namespace culd {
 struct ArchName {
     uint32_t sm = 0;
     char suffix = 0; // 0, 'a' or 'f'
+    ArchKind kind = ArchKind::Real;
 
     static std::optional<ArchName> parse(const std::string &text);
     std::string str() const; // "sm_90a"

@@ -6,6 +6,7 @@
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/NvInfo.h"
+#include "culd/UndefinedReference.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -142,6 +143,8 @@ void discardLoser(InputSection *section) {
 constexpr uint8_t kMemorySpaceBits = STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT;
 constexpr uint8_t kManagedBit = 0x04; // st_other of a __managed__ variable
 
+} // namespace
+
 // nvlink names a function in its messages as its demangler writes it:
 // "kk(int *)". __cxa_demangle writes "kk(int*)"; a space before each run of
 // '*' or '&' gives nvlink's spelling for the common cases.
@@ -161,6 +164,8 @@ std::string demangleForMessage(std::string_view name) {
     }
     return spaced;
 }
+
+namespace {
 
 class Resolver {
 public:
@@ -387,16 +392,18 @@ void resolveSymbols(Context &ctx) {
 namespace {
 
 // Symbols whose only references were in code dead-code elimination removed
-// are no error (libcudadevrt references retired entry points that way).
-std::unordered_set<const Symbol *> referencedFrom(Context &ctx, bool reachableOnly) {
-    std::unordered_set<const Symbol *> used;
+// are no error (libcudadevrt references retired entry points that way). Each
+// maps to the first section whose relocations refer to it.
+std::unordered_map<const Symbol *, const InputSection *> referencedFrom(Context &ctx,
+                                                                        bool reachableOnly) {
+    std::unordered_map<const Symbol *, const InputSection *> used;
     for (auto &file : ctx.files)
         for (auto &[relocHeader, target] : file->relocSections) {
             if (!target || !(reachableOnly ? target->isReachable() : target->isLive()))
                 continue;
             for (const ElfReloc &r : file->elf().relocations(*relocHeader))
                 if (r.symbol < file->symbols.size() && file->symbols[r.symbol])
-                    used.insert(file->symbols[r.symbol]);
+                    used.emplace(file->symbols[r.symbol], target);
         }
     return used;
 }
@@ -415,25 +422,28 @@ bool mayStayUndefined(const Context &ctx, const Symbol &s) {
 void reportUndefined(Context &ctx) {
     // The writer also needs this: only undefined symbols that live code
     // references reach the output's symbol table.
-    ctx.referencedFromLiveCode = referencedFrom(ctx, false);
+    ctx.referencedFromLiveCode.clear();
+    for (const auto &entry : referencedFrom(ctx, false))
+        ctx.referencedFromLiveCode.insert(entry.first);
     // A relocatable link may leave anything undefined for the next link.
     if (ctx.opts.relocatable)
         return;
     // A debug link keeps unreachable code, whose references are no error.
-    const std::unordered_set<const Symbol *> used = referencedFrom(ctx, true);
+    const auto used = referencedFrom(ctx, true);
     std::vector<Symbol *> candidates;
     for (Symbol *s : ctx.symtab.globals())
         if (!mayStayUndefined(ctx, *s))
             candidates.push_back(s);
     for (Symbol *s : candidates) {
-        if (!used.count(s))
+        auto it = used.find(s);
+        if (it == used.end())
             continue;
         // One line per symbol, naming the first file that referred to it
         // (even when that file's reference was in removed code).
         const std::vector<ObjectFile *> &referrers = ctx.undefinedReferrers[s];
         if (!referrers.empty())
-            Diagnostics::get().error("Undefined reference to '" + std::string(s->name) +
-                                     "' in '" + referrers.front()->name() + "'");
+            Diagnostics::get().report(
+                describeUndefined(*s, referrers.front()->name(), it->second));
     }
     if (Diagnostics::get().errorCount())
         throw ErrorsReported();

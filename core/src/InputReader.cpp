@@ -280,8 +280,10 @@ private:
                 continue;
             }
             // A view into the archive's mapping, which lives as long as the
-            // link: nested archives are not copied at every level.
-            std::string memberName = name + "(" + m.name + ")";
+            // link: nested archives are not copied at every level. Messages
+            // name the member as nvlink does: "libx.a:m.o".
+            std::string memberName = name + ":" + m.name;
+            ctx_.archiveMembers.emplace(memberName, std::make_pair(name, m.name));
             read(MappedFile::view(memberName, m.data), memberName, devrt);
         }
         ctx_.keepAlive.push_back(std::move(map));

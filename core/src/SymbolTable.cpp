@@ -443,7 +443,7 @@ void reportUndefined(Context &ctx) {
         const std::vector<ObjectFile *> &referrers = ctx.undefinedReferrers[s];
         if (!referrers.empty())
             Diagnostics::get().report(
-                describeUndefined(*s, referrers.front()->name(), it->second));
+                describeUndefined(ctx, *s, *referrers.front(), it->second));
     }
     if (Diagnostics::get().errorCount())
         throw ErrorsReported();

@@ -1,10 +1,13 @@
 #include "culd/UndefinedReference.h"
 
+#include "culd/Context.h"
+#include "culd/InputFiles.h"
 #include "culd/Sections.h"
 #include "culd/Symbols.h"
 
 #include <algorithm>
 #include <iterator>
+#include <tuple>
 
 namespace culd {
 
@@ -70,21 +73,15 @@ bool definedByDeviceRuntime(std::string_view name) {
            std::end(kDeviceRuntimeNames);
 }
 
-// culd names an archive member "libx.a(m.o)"; nvlink's message says
-// "libx.a:m.o". Nested archives keep the outer ones in the file part.
-void splitArchiveMember(const std::string &inputName, Diagnostic &d) {
-    size_t open = inputName.rfind('(');
-    if (inputName.empty() || inputName.back() != ')' || open == std::string::npos || open == 0) {
-        d.file = inputName;
-        return;
-    }
-    d.file = inputName.substr(0, open);
-    d.member = inputName.substr(open + 1, inputName.size() - open - 2);
-}
-
+// A root says why it lives: a kernel kept for itself, or a function (a
+// kernel launched from the device included) whose address some code takes.
 std::string describeFunction(const Symbol &f) {
     std::string name = demangleForMessage(f.name);
-    return f.rootKernel ? "kernel " + name : name;
+    if (f.rootKernel)
+        return "kernel " + name;
+    if (f.func && f.func->addressTaken && !f.func->reachedFrom)
+        return (f.isEntry() ? "kernel " : "") + name + " (address taken)";
+    return name;
 }
 
 // From a root (a kernel, an address-taken function) down to `f`, along the
@@ -108,15 +105,17 @@ std::string undefinedSymbolHint(std::string_view name) {
     return "";
 }
 
-Diagnostic describeUndefined(const Symbol &symbol, const std::string &inputName,
+Diagnostic describeUndefined(const Context &ctx, const Symbol &symbol, const ObjectFile &input,
                              const InputSection *reference) {
     Diagnostic d;
     d.severity = Severity::Error;
     d.mangled = std::string(symbol.name);
     d.symbol = demangleForMessage(symbol.name);
-    splitArchiveMember(inputName, d);
-    const std::string shown = d.member.empty() ? d.file : d.file + ":" + d.member;
-    d.message = "Undefined reference to '" + d.mangled + "' in '" + shown + "'";
+    d.file = input.name();
+    auto member = ctx.archiveMembers.find(input.name());
+    if (member != ctx.archiveMembers.end())
+        std::tie(d.file, d.member) = member->second;
+    d.message = "Undefined reference to '" + d.mangled + "' in '" + input.name() + "'";
     if (reference && reference->owner && reference->owner->isFunction())
         d.chain = liveChain(reference->owner);
     d.hint = undefinedSymbolHint(symbol.name);

@@ -10,13 +10,15 @@
 
 namespace culd {
 
+class ObjectFile;
+struct Context;
 struct InputSection;
 struct Symbol;
 
-// `inputName` is culd's name for the first input that referred to `symbol`
-// ("libx.a(m.o)" for an archive member); `reference` is a live section whose
-// relocations refer to it (its function starts the chain), or null.
-Diagnostic describeUndefined(const Symbol &symbol, const std::string &inputName,
+// `input` is the first input that referred to `symbol`; `reference` is a
+// live section whose relocations refer to it (its function ends the
+// chain), or null.
+Diagnostic describeUndefined(const Context &ctx, const Symbol &symbol, const ObjectFile &input,
                              const InputSection *reference);
 
 // The hint for an undefined `name`, or "" when culd knows none.

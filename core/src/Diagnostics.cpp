@@ -126,7 +126,8 @@ std::string jsonLine(const Diagnostic &d, const std::string &message) {
 // the chain that made the symbol live, a hint.
 std::string textDetails(const Diagnostic &d) {
     std::vector<std::string> parts;
-    if (!d.symbol.empty() && d.symbol != d.mangled)
+    // (Not when nvlink's text names it demangled already.)
+    if (!d.symbol.empty() && d.symbol != d.mangled && d.message.find(d.symbol) == std::string::npos)
         parts.push_back("demangled: " + d.symbol);
     if (!d.chain.empty()) {
         std::string path = "live through: ";

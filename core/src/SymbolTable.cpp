@@ -6,7 +6,7 @@
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/NvInfo.h"
-#include "culd/UndefinedReference.h"
+#include "culd/SymbolDiagnostics.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -192,7 +192,7 @@ public:
             return resolveCommon(*s, es, file, section);
         bool newWeak = es.bind() == STB_WEAK, oldWeak = s->binding == STB_WEAK;
         if (!newWeak && !oldWeak)
-            return conflict(es, "Multiple definition of '" + std::string(es.name) + "' in '" +
+            return conflict(es, file, "Multiple definition of '" + std::string(es.name) + "' in '" +
                             file.name() + "', first defined in '" + s->file->name() + "'");
         if (oldWeak && !newWeak)
             return replace(*s, es, file, section);
@@ -216,7 +216,7 @@ public:
         };
         bool func = es.type() == STT_FUNC, firstFunc = first.type == STT_FUNC;
         if (func && firstFunc && (es.other & STO_CUDA_ENTRY) != (first.other & STO_CUDA_ENTRY)) {
-            conflict(es, "Function '" + demangleForMessage(es.name) +
+            conflict(es, file, "Function '" + demangleForMessage(es.name) +
                      "' not declared __global__ in all source files");
             return false;
         }
@@ -224,17 +224,17 @@ public:
             return true;
         uint8_t space = es.other & kMemorySpaceBits, firstSpace = first.other & kMemorySpaceBits;
         if (space && firstSpace && space != firstSpace) {
-            conflict(es, "Memory space doesn't match for '" + std::string(es.name) + where());
+            conflict(es, file, "Memory space doesn't match for '" + std::string(es.name) + where());
             return false;
         }
         if ((es.other & kManagedBit) != (first.other & kManagedBit)) {
-            conflict(es, "Managed attribute doesn't match for '" + std::string(es.name) + where());
+            conflict(es, file, "Managed attribute doesn't match for '" + std::string(es.name) + where());
             return false;
         }
         if (es.rawShndx == SHN_COMMON || first.isCommon() || !es.size || !first.size)
             return true;
         if (es.size != first.size) {
-            conflict(es, "Size doesn't match for '" + std::string(es.name) + where());
+            conflict(es, file, "Size doesn't match for '" + std::string(es.name) + where());
             return false;
         }
         return true;
@@ -247,8 +247,8 @@ public:
         if (functionConflicts_.empty() && dataConflicts_.empty())
             return;
         for (const auto *list : {&functionConflicts_, &dataConflicts_})
-            for (const std::string &message : *list)
-                Diagnostics::get().error(message);
+            for (const Diagnostic &diagnostic : *list)
+                Diagnostics::get().report(diagnostic);
         throw FatalError("");
     }
 
@@ -264,8 +264,11 @@ private:
 
     // nvlink takes an input's functions before its data, so their conflicts
     // come first; the messages wait for the end of the input.
-    void conflict(const ElfSymbol &es, const std::string &message) {
-        (es.type() == STT_FUNC ? functionConflicts_ : dataConflicts_).push_back(message);
+    // Each names the symbol demangled too, and the input (the archive and
+    // member apart) for --diagnostics-format=json.
+    void conflict(const ElfSymbol &es, const ObjectFile &file, const std::string &message) {
+        (es.type() == STT_FUNC ? functionConflicts_ : dataConflicts_)
+            .push_back(describeSymbolProblem(ctx_, es.name, file, message));
     }
 
     void replace(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
@@ -312,7 +315,7 @@ private:
     }
 
     Context &ctx_;
-    std::vector<std::string> functionConflicts_, dataConflicts_;
+    std::vector<Diagnostic> functionConflicts_, dataConflicts_;
     std::unordered_set<const Symbol *> mismatched_;
     std::unordered_map<const ObjectFile *, std::unordered_map<uint32_t, uint32_t>> regCounts_;
 };

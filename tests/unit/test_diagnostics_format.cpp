@@ -1,7 +1,7 @@
 // Diagnostics::format: nvlink's text first, culd's details appended on the
 // same line; JSON lines with every field present and strings escaped.
 #include "culd/Diagnostics.h"
-#include "culd/UndefinedReference.h"
+#include "culd/SymbolDiagnostics.h"
 
 #include <catch2/catch.hpp>
 

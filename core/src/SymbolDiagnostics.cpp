@@ -1,4 +1,4 @@
-#include "culd/UndefinedReference.h"
+#include "culd/SymbolDiagnostics.h"
 
 #include "culd/Context.h"
 #include "culd/InputFiles.h"
@@ -75,6 +75,13 @@ bool definedByDeviceRuntime(std::string_view name) {
 
 // A root says why it lives: a kernel kept for itself, or a function (a
 // kernel launched from the device included) whose address some code takes.
+void nameInput(const Context &ctx, const ObjectFile &input, Diagnostic &d) {
+    d.file = input.name();
+    auto member = ctx.archiveMembers.find(input.name());
+    if (member != ctx.archiveMembers.end())
+        std::tie(d.file, d.member) = member->second;
+}
+
 std::string describeFunction(const Symbol &f) {
     std::string name = demangleForMessage(f.name);
     if (f.rootKernel)
@@ -105,16 +112,24 @@ std::string undefinedSymbolHint(std::string_view name) {
     return "";
 }
 
+Diagnostic describeSymbolProblem(const Context &ctx, std::string_view name, const ObjectFile &input,
+                                 const std::string &message) {
+    Diagnostic d;
+    d.severity = Severity::Error;
+    d.message = message;
+    d.mangled = std::string(name);
+    d.symbol = demangleForMessage(name);
+    nameInput(ctx, input, d);
+    return d;
+}
+
 Diagnostic describeUndefined(const Context &ctx, const Symbol &symbol, const ObjectFile &input,
                              const InputSection *reference) {
     Diagnostic d;
     d.severity = Severity::Error;
     d.mangled = std::string(symbol.name);
     d.symbol = demangleForMessage(symbol.name);
-    d.file = input.name();
-    auto member = ctx.archiveMembers.find(input.name());
-    if (member != ctx.archiveMembers.end())
-        std::tie(d.file, d.member) = member->second;
+    nameInput(ctx, input, d);
     d.message = "Undefined reference to '" + d.mangled + "' in '" + input.name() + "'";
     if (reference && reference->owner && reference->owner->isFunction())
         d.chain = liveChain(reference->owner);

@@ -1,6 +1,7 @@
-// The diagnostic for an undefined reference: nvlink's line, with the
-// demangled name, the call chain that made the reference live, the archive
-// member and, for well-known symbols, a hint.
+// Diagnostics about a symbol: nvlink's line, with the demangled name and
+// the input (archive and member apart); for an undefined reference also the
+// call chain that made the reference live and, for well-known symbols, a
+// hint.
 #pragma once
 
 #include "culd/Diagnostics.h"
@@ -20,6 +21,11 @@ struct Symbol;
 // chain), or null.
 Diagnostic describeUndefined(const Context &ctx, const Symbol &symbol, const ObjectFile &input,
                              const InputSection *reference);
+
+// A problem with `name` found in `input` (a conflict between definitions):
+// nvlink's `message` with the names filled in.
+Diagnostic describeSymbolProblem(const Context &ctx, std::string_view name, const ObjectFile &input,
+                                 const std::string &message);
 
 // The hint for an undefined `name`, or "" when culd knows none.
 std::string undefinedSymbolHint(std::string_view name);

@@ -353,7 +353,8 @@ Options parseOptions(const std::vector<std::string> &args) {
     if (vm.count("diagnostics-format")) {
         const std::string format = single("diagnostics-format");
         if (format != "text" && format != "json")
-            throw FatalError("Value '" + format + "' is not defined for option 'diagnostics-format'");
+            throw FatalError("Value '" + format +
+                             "' is not defined for option 'diagnostics-format'");
         opts.jsonDiagnostics = format == "json";
     }
     opts.suppressStackSizeWarning = vm.count("suppress-stack-size-warning");

@@ -228,7 +228,8 @@ public:
             return false;
         }
         if ((es.other & kManagedBit) != (first.other & kManagedBit)) {
-            conflict(es, file, "Managed attribute doesn't match for '" + std::string(es.name) + where());
+            conflict(es, file,
+                     "Managed attribute doesn't match for '" + std::string(es.name) + where());
             return false;
         }
         if (es.rawShndx == SHN_COMMON || first.isCommon() || !es.size || !first.size)

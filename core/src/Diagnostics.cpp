@@ -45,6 +45,15 @@ std::string Diagnostics::prefix(Severity severity) {
 }
 
 void Diagnostics::report(Severity severity, const std::string &message) {
+    Diagnostic diagnostic;
+    diagnostic.severity = severity;
+    diagnostic.message = message;
+    report(diagnostic);
+}
+
+void Diagnostics::report(const Diagnostic &original) {
+    Diagnostic diagnostic = original;
+    Severity &severity = diagnostic.severity;
     if (severity == Severity::Warning && options_.warningsAsErrors)
         severity = Severity::Error;
     if (severity == Severity::Warning && options_.disableWarnings)
@@ -58,11 +67,91 @@ void Diagnostics::report(Severity severity, const std::string &message) {
         if (severity == Severity::Warning)
             ++warnings_;
     }
-    std::string line = prefix(severity) + message;
-    if (!options_.reportArch.empty())
-        line += " (target: " + options_.reportArch + ")";
-    line += '\n';
-    write(severity, line);
+    write(severity, format(diagnostic, options_));
+}
+
+namespace {
+
+const char *severityName(Severity severity) {
+    switch (severity) {
+    case Severity::Info:
+        return "info";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Error:
+        return "error";
+    }
+    return "error";
+}
+
+// A JSON string literal (RFC 8259): quotes, backslashes and control
+// characters escaped; other bytes (UTF-8 included) pass through.
+std::string jsonString(const std::string &text) {
+    static const char hex[] = "0123456789abcdef";
+    std::string out = "\"";
+    for (unsigned char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += static_cast<char>(c);
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c < 0x20) {
+            out += "\\u00";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out + "\"";
+}
+
+// Every field is always present (empty when unknown), so that a tool reads
+// each line the same way.
+std::string jsonLine(const Diagnostic &d, const std::string &message) {
+    std::string chain = "[";
+    for (size_t i = 0; i < d.chain.size(); ++i)
+        chain += (i ? "," : "") + jsonString(d.chain[i]);
+    chain += "]";
+    return std::string("{\"severity\":\"") + severityName(d.severity) +
+           "\",\"message\":" + jsonString(message) + ",\"symbol\":" + jsonString(d.symbol) +
+           ",\"mangled\":" + jsonString(d.mangled) + ",\"file\":" + jsonString(d.file) +
+           ",\"member\":" + jsonString(d.member) + ",\"chain\":" + chain +
+           ",\"hint\":" + jsonString(d.hint) + "}\n";
+}
+
+// culd's details after nvlink's text, on the same line: the demangled name,
+// the chain that made the symbol live, a hint.
+std::string textDetails(const Diagnostic &d) {
+    std::vector<std::string> parts;
+    // (Not when nvlink's text names it demangled already.)
+    if (!d.symbol.empty() && d.symbol != d.mangled && d.message.find(d.symbol) == std::string::npos)
+        parts.push_back("demangled: " + d.symbol);
+    if (!d.chain.empty()) {
+        std::string path = "live through: ";
+        for (const std::string &step : d.chain)
+            path += step + " \u2192 ";
+        parts.push_back(path + (d.symbol.empty() ? d.mangled : d.symbol));
+    }
+    if (!d.hint.empty())
+        parts.push_back("hint: " + d.hint);
+    std::string out;
+    for (const std::string &part : parts)
+        out += (out.empty() ? " [" : "; ") + part;
+    return out.empty() ? out : out + "]";
+}
+
+} // namespace
+
+std::string Diagnostics::format(const Diagnostic &d, const DiagnosticOptions &options) {
+    std::string message = d.message;
+    if (!options.reportArch.empty())
+        message += " (target: " + options.reportArch + ")";
+    if (options.format == DiagnosticsFormat::Json)
+        return jsonLine(d, message);
+    return prefix(d.severity) + message + textDetails(d) + "\n";
 }
 
 } // namespace culd

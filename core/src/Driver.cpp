@@ -128,6 +128,8 @@ DiagnosticOptions diagnosticOptions(const Options &opts) {
     d.disableInfos = opts.disableInfos;
     if (opts.reportArch)
         d.reportArch = opts.archText;
+    if (opts.jsonDiagnostics)
+        d.format = DiagnosticsFormat::Json;
     return d;
 }
 

@@ -265,6 +265,14 @@ private:
 
     void readArchiveFile(std::unique_ptr<MappedFile> map, const std::string &name,
                          bool systemLibrary) {
+        // nvlink reads an archive given again on the command line (the
+        // same file: by path, through a symbolic link or -l) only once;
+        // build systems repeat libraries freely. Objects given twice are
+        // read twice (and conflict), as in nvlink.
+        if (openArchives_.empty() && !archivesRead_.insert(fileIdentity(name)).second) {
+            spdlog::debug("{}: archive read already, skipped", name);
+            return;
+        }
         ArchiveScope scope(*this, name);
         bool devrt = systemLibrary || isDeviceRuntimeLibrary(name);
         std::vector<ArchiveMember> members = readArchive(map->bytes(), name);
@@ -280,8 +288,10 @@ private:
                 continue;
             }
             // A view into the archive's mapping, which lives as long as the
-            // link: nested archives are not copied at every level.
-            std::string memberName = name + "(" + m.name + ")";
+            // link: nested archives are not copied at every level. Messages
+            // name the member as nvlink does: "libx.a:m.o".
+            std::string memberName = name + ":" + m.name;
+            ctx_.archiveMembers.emplace(memberName, std::make_pair(name, m.name));
             read(MappedFile::view(memberName, m.data), memberName, devrt);
         }
         ctx_.keepAlive.push_back(std::move(map));
@@ -326,6 +336,13 @@ private:
     uint64_t decompressed_ = 0;              // bytes all fatbin entries decompressed to
     uint64_t archiveMembers_ = 0;            // members of every archive read
     std::vector<std::string> openArchives_;  // see ArchiveScope
+    std::unordered_set<std::string> archivesRead_; // command-line archives, by fileIdentity
+
+    static std::string fileIdentity(const std::string &path) {
+        std::error_code ec;
+        std::string key = fs::weakly_canonical(path, ec).string();
+        return ec || key.empty() ? path : key;
+    }
 };
 
 } // namespace

@@ -92,20 +92,25 @@ void markLive(Context &ctx) {
         s->rootKernel = isRootKernel(ctx, *s, hostInfo);
         ctx.rootKernels += s->rootKernel;
     }
+    // Breadth first, so that each function's reachedFrom gives a shortest
+    // call chain from a root.
     std::vector<Symbol *> work;
     for (Symbol *s : functions)
         if (isRoot(*s)) {
             s->live = true;
+            if (s->func)
+                s->func->reachedFrom = nullptr;
             work.push_back(s);
         }
-    while (!work.empty()) {
-        Symbol *s = work.back();
-        work.pop_back();
+    for (size_t next = 0; next < work.size(); ++next) {
+        Symbol *s = work[next];
         if (!s->func)
             continue;
         for (Symbol *callee : s->func->callees)
             if (!callee->live) {
                 callee->live = true;
+                if (callee->func)
+                    callee->func->reachedFrom = s;
                 work.push_back(callee);
             }
     }

@@ -130,6 +130,9 @@ const OptionSpec optionTable[] = {
      "Members all archives of a link may hold together (default 1048576)."},
     {"max-output-size", "max-output-size", Arg::Value, Support::Yes,
      "Largest output file culd writes, in bytes (default 4 GiB)."},
+    {"diagnostics-format", "diagnostics-format", Arg::Value, Support::Yes,
+     "How diagnostics are written: 'text' (nvlink's lines, default) or 'json' (one object per "
+     "line)."},
     {"ptxas-path", "ptxas-path", Arg::Value, Support::Yes,
      "ptxas used to compile PTX inputs (default: CUDA_HOME, PATH, /usr/local/cuda/bin)."},
 };
@@ -347,6 +350,13 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.extraWarnings = vm.count("extra-warnings");
     opts.reportArch = vm.count("report-arch");
     opts.suppressArchWarning = vm.count("suppress-arch-warning");
+    if (vm.count("diagnostics-format")) {
+        const std::string format = single("diagnostics-format");
+        if (format != "text" && format != "json")
+            throw FatalError("Value '" + format +
+                             "' is not defined for option 'diagnostics-format'");
+        opts.jsonDiagnostics = format == "json";
+    }
     opts.suppressStackSizeWarning = vm.count("suppress-stack-size-warning");
     opts.outputFile = single("output-file");
     opts.inputs = values("input");

@@ -6,6 +6,7 @@
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/NvInfo.h"
+#include "culd/SymbolDiagnostics.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -142,6 +143,8 @@ void discardLoser(InputSection *section) {
 constexpr uint8_t kMemorySpaceBits = STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT;
 constexpr uint8_t kManagedBit = 0x04; // st_other of a __managed__ variable
 
+} // namespace
+
 // nvlink names a function in its messages as its demangler writes it:
 // "kk(int *)". __cxa_demangle writes "kk(int*)"; a space before each run of
 // '*' or '&' gives nvlink's spelling for the common cases.
@@ -161,6 +164,8 @@ std::string demangleForMessage(std::string_view name) {
     }
     return spaced;
 }
+
+namespace {
 
 class Resolver {
 public:
@@ -187,7 +192,7 @@ public:
             return resolveCommon(*s, es, file, section);
         bool newWeak = es.bind() == STB_WEAK, oldWeak = s->binding == STB_WEAK;
         if (!newWeak && !oldWeak)
-            return conflict(es, "Multiple definition of '" + std::string(es.name) + "' in '" +
+            return conflict(es, file, "Multiple definition of '" + std::string(es.name) + "' in '" +
                             file.name() + "', first defined in '" + s->file->name() + "'");
         if (oldWeak && !newWeak)
             return replace(*s, es, file, section);
@@ -211,7 +216,7 @@ public:
         };
         bool func = es.type() == STT_FUNC, firstFunc = first.type == STT_FUNC;
         if (func && firstFunc && (es.other & STO_CUDA_ENTRY) != (first.other & STO_CUDA_ENTRY)) {
-            conflict(es, "Function '" + demangleForMessage(es.name) +
+            conflict(es, file, "Function '" + demangleForMessage(es.name) +
                      "' not declared __global__ in all source files");
             return false;
         }
@@ -219,17 +224,18 @@ public:
             return true;
         uint8_t space = es.other & kMemorySpaceBits, firstSpace = first.other & kMemorySpaceBits;
         if (space && firstSpace && space != firstSpace) {
-            conflict(es, "Memory space doesn't match for '" + std::string(es.name) + where());
+            conflict(es, file, "Memory space doesn't match for '" + std::string(es.name) + where());
             return false;
         }
         if ((es.other & kManagedBit) != (first.other & kManagedBit)) {
-            conflict(es, "Managed attribute doesn't match for '" + std::string(es.name) + where());
+            conflict(es, file,
+                     "Managed attribute doesn't match for '" + std::string(es.name) + where());
             return false;
         }
         if (es.rawShndx == SHN_COMMON || first.isCommon() || !es.size || !first.size)
             return true;
         if (es.size != first.size) {
-            conflict(es, "Size doesn't match for '" + std::string(es.name) + where());
+            conflict(es, file, "Size doesn't match for '" + std::string(es.name) + where());
             return false;
         }
         return true;
@@ -242,8 +248,8 @@ public:
         if (functionConflicts_.empty() && dataConflicts_.empty())
             return;
         for (const auto *list : {&functionConflicts_, &dataConflicts_})
-            for (const std::string &message : *list)
-                Diagnostics::get().error(message);
+            for (const Diagnostic &diagnostic : *list)
+                Diagnostics::get().report(diagnostic);
         throw FatalError("");
     }
 
@@ -259,8 +265,11 @@ private:
 
     // nvlink takes an input's functions before its data, so their conflicts
     // come first; the messages wait for the end of the input.
-    void conflict(const ElfSymbol &es, const std::string &message) {
-        (es.type() == STT_FUNC ? functionConflicts_ : dataConflicts_).push_back(message);
+    // Each names the symbol demangled too, and the input (the archive and
+    // member apart) for --diagnostics-format=json.
+    void conflict(const ElfSymbol &es, const ObjectFile &file, const std::string &message) {
+        (es.type() == STT_FUNC ? functionConflicts_ : dataConflicts_)
+            .push_back(describeSymbolProblem(ctx_, es.name, file, message));
     }
 
     void replace(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
@@ -307,7 +316,7 @@ private:
     }
 
     Context &ctx_;
-    std::vector<std::string> functionConflicts_, dataConflicts_;
+    std::vector<Diagnostic> functionConflicts_, dataConflicts_;
     std::unordered_set<const Symbol *> mismatched_;
     std::unordered_map<const ObjectFile *, std::unordered_map<uint32_t, uint32_t>> regCounts_;
 };
@@ -387,16 +396,18 @@ void resolveSymbols(Context &ctx) {
 namespace {
 
 // Symbols whose only references were in code dead-code elimination removed
-// are no error (libcudadevrt references retired entry points that way).
-std::unordered_set<const Symbol *> referencedFrom(Context &ctx, bool reachableOnly) {
-    std::unordered_set<const Symbol *> used;
+// are no error (libcudadevrt references retired entry points that way). Each
+// maps to the first section whose relocations refer to it.
+std::unordered_map<const Symbol *, const InputSection *> referencedFrom(Context &ctx,
+                                                                        bool reachableOnly) {
+    std::unordered_map<const Symbol *, const InputSection *> used;
     for (auto &file : ctx.files)
         for (auto &[relocHeader, target] : file->relocSections) {
             if (!target || !(reachableOnly ? target->isReachable() : target->isLive()))
                 continue;
             for (const ElfReloc &r : file->elf().relocations(*relocHeader))
                 if (r.symbol < file->symbols.size() && file->symbols[r.symbol])
-                    used.insert(file->symbols[r.symbol]);
+                    used.emplace(file->symbols[r.symbol], target);
         }
     return used;
 }
@@ -415,25 +426,28 @@ bool mayStayUndefined(const Context &ctx, const Symbol &s) {
 void reportUndefined(Context &ctx) {
     // The writer also needs this: only undefined symbols that live code
     // references reach the output's symbol table.
-    ctx.referencedFromLiveCode = referencedFrom(ctx, false);
+    ctx.referencedFromLiveCode.clear();
+    for (const auto &entry : referencedFrom(ctx, false))
+        ctx.referencedFromLiveCode.insert(entry.first);
     // A relocatable link may leave anything undefined for the next link.
     if (ctx.opts.relocatable)
         return;
     // A debug link keeps unreachable code, whose references are no error.
-    const std::unordered_set<const Symbol *> used = referencedFrom(ctx, true);
+    const auto used = referencedFrom(ctx, true);
     std::vector<Symbol *> candidates;
     for (Symbol *s : ctx.symtab.globals())
         if (!mayStayUndefined(ctx, *s))
             candidates.push_back(s);
     for (Symbol *s : candidates) {
-        if (!used.count(s))
+        auto it = used.find(s);
+        if (it == used.end())
             continue;
         // One line per symbol, naming the first file that referred to it
         // (even when that file's reference was in removed code).
         const std::vector<ObjectFile *> &referrers = ctx.undefinedReferrers[s];
         if (!referrers.empty())
-            Diagnostics::get().error("Undefined reference to '" + std::string(s->name) +
-                                     "' in '" + referrers.front()->name() + "'");
+            Diagnostics::get().report(
+                describeUndefined(ctx, *s, *referrers.front(), it->second));
     }
     if (Diagnostics::get().errorCount())
         throw ErrorsReported();

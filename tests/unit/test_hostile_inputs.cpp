@@ -204,9 +204,9 @@ TEST_CASE("hostile: archive nesting and member counts are bounded", "[hostile]")
     writeFile(dir / "deep.a", nested);
     const std::string out = (dir / "out.cubin").string();
     CHECK(link({"-arch=sm_80", "--max-archive-depth=2", (dir / "deep.a").string(), "-o", out}) ==
-          (dir / "deep.a").string() + "(n2.a)(n1.a): archives nested more than 2 deep (--max-archive-depth)");
+          (dir / "deep.a").string() + ":n2.a:n1.a: archives nested more than 2 deep (--max-archive-depth)");
     CHECK(link({"-arch=sm_80", "--max-archive-members=2", (dir / "deep.a").string(), "-o", out}) ==
-          (dir / "deep.a").string() + "(n2.a)(n1.a): the link's archives hold more than 2 members "
+          (dir / "deep.a").string() + ":n2.a:n1.a: the link's archives hold more than 2 members "
                                       "(--max-archive-members)");
     CHECK_FALSE(fs::exists(out));
 }

@@ -30,6 +30,10 @@ struct Context {
     // Mappings that inputs view into (host objects, archives, fatbins).
     std::vector<std::unique_ptr<MappedFile>> keepAlive;
     SymbolTable symtab;
+    // Archive members by the name messages give them ("libx.a:m.o", as
+    // nvlink writes it): the archive and the member, for tools
+    // (--diagnostics-format=json).
+    std::unordered_map<std::string, std::pair<std::string, std::string>> archiveMembers;
     // Every file that referenced a symbol while it was undefined.
     std::unordered_map<Symbol *, std::vector<ObjectFile *>> undefinedReferrers;
     // Symbols that relocations of live sections refer to (after DCE).

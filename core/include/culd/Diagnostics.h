@@ -16,6 +16,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace culd {
 
@@ -43,11 +44,30 @@ public:
 
 enum class Severity { Info, Warning, Error };
 
+// How diagnostics are written: nvlink's text lines (culd's details appended
+// to the same line), or one JSON object per line for tools
+// (--diagnostics-format=json).
+enum class DiagnosticsFormat { Text, Json };
+
 struct DiagnosticOptions {
     bool disableWarnings = false; // -w
     bool warningsAsErrors = false; // -Werror
     bool disableInfos = false;
     std::string reportArch;       // non-empty: " (target: sm_XX)" suffix
+    DiagnosticsFormat format = DiagnosticsFormat::Text;
+};
+
+// One problem with what culd knows beyond nvlink's message. `message` is
+// nvlink's text, unchanged; the rest is culd's own and may be empty.
+struct Diagnostic {
+    Severity severity = Severity::Error;
+    std::string message;
+    std::string symbol;             // demangled name
+    std::string mangled;            // the name as the inputs spell it
+    std::string file;               // the input named, or the archive holding it
+    std::string member;             // the archive member, for archive inputs
+    std::vector<std::string> chain; // what made it live: root first
+    std::string hint;               // a likely fix, for well-known symbols
 };
 
 class Diagnostics {
@@ -73,6 +93,9 @@ public:
     void info(const std::string &message) { report(Severity::Info, message); }
     void warning(const std::string &message) { report(Severity::Warning, message); }
     void error(const std::string &message) { report(Severity::Error, message); }
+    // The same, with culd's details: appended to nvlink's line as text, or
+    // as the fields of the JSON object.
+    void report(const Diagnostic &diagnostic);
 
     unsigned errorCount() const {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -89,6 +112,9 @@ public:
 
     // The prefix ("culd error : ") of a severity, shared with tests.
     static std::string prefix(Severity severity);
+
+    // The line `diagnostic` is written as under `options` (newline included).
+    static std::string format(const Diagnostic &diagnostic, const DiagnosticOptions &options);
 
 private:
     DiagnosticOptions options_;

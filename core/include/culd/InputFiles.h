@@ -24,7 +24,7 @@ public:
     static std::unique_ptr<ObjectFile> open(const std::string &path, uint32_t order);
 
     // A cubin held by `bytes` (an archive member's view, a decompressed
-    // fatbin entry); `name` is what messages call it, e.g. "libx.a(a.o)".
+    // fatbin entry); `name` is what messages call it, e.g. "libx.a:a.o".
     static std::unique_ptr<ObjectFile> fromBytes(std::unique_ptr<MappedFile> bytes,
                                                  std::string name, uint32_t order);
 

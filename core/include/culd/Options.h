@@ -64,6 +64,7 @@ struct Options {
     bool warningsAsErrors = false;
     bool disableInfos = false;
     bool reportArch = false;
+    bool jsonDiagnostics = false;    // --diagnostics-format=json
     bool suppressStackSizeWarning = false;
     bool suppressArchWarning = false;
     bool extraWarnings = false;

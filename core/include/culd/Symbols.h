@@ -39,6 +39,9 @@ struct FunctionInfo {
     std::vector<Symbol *> indirectCallees;
     bool isEntry = false;
     bool addressTaken = false;
+    // Set by markLive: the live function whose call first made this one
+    // live (null for a root), so that a diagnostic can say why it lives.
+    Symbol *reachedFrom = nullptr;
     // Through the call graph (analyzeCallGraph): over everything this
     // function reaches, itself included.
     uint32_t reachRegs = 0;      // most registers
@@ -123,5 +126,9 @@ bool isDeviceSyscall(std::string_view name);
 // Synthetic names nvlink resolves itself (UFT/UDT placeholders, reserved
 // shared memory) which never reach the output as ordinary undefined symbols.
 bool isLinkerProvided(std::string_view name);
+
+// A name as nvlink's messages write it: demangled, with a blank before '*'
+// and '&' ("kk(int *)"); the name itself when it does not demangle.
+std::string demangleForMessage(std::string_view name);
 
 } // namespace culd

@@ -68,8 +68,12 @@ void runLink(const Options &opts, const Plugin &plugin) {
 
     run("read", ctx, readInputs);
     run("resolve", ctx, resolveSymbols);
+    if (!opts.traceSymbols.empty())
+        run("trace-symbol", ctx, traceSymbols);
     run("callgraph", ctx, buildCallGraph);
     run("mark-live", ctx, markLive);
+    if (!opts.whyLive.empty())
+        run("why-live", ctx, printWhyLive);
     run("undefined", ctx, reportUndefined);
     run("analyze", ctx, analyzeCallGraph);
     run("merge", ctx, createOutputSections);
@@ -91,6 +95,8 @@ void runLink(const Options &opts, const Plugin &plugin) {
         writeDotFile(ctx);
     if (opts.verbose)
         reportResources(ctx);
+    if (opts.printMap || !opts.mapFile.empty())
+        writeMapFile(ctx);
 }
 
 } // namespace culd

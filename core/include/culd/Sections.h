@@ -125,6 +125,7 @@ struct OutputSection {
 
     // Set by the writer.
     uint32_t index = 0;
+    uint64_t fileOffset = 0;               // sh_offset (for the link map)
     Symbol *sectionSymbol = nullptr;
 
     // No file bytes: SHT_NOBITS, and under -r the CUDA memory-space types

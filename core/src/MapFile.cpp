@@ -15,6 +15,7 @@
 // value then name: the map is the same for the same link.
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
+#include "culd/Hex.h"
 #include "culd/KernelResources.h"
 #include "culd/Link.h"
 #include "culd/SymbolNames.h"
@@ -59,12 +60,11 @@ std::string sectionTypeText(uint32_t type) {
     // The constant banks: one type per bank.
     if (type >= SHT_CUDA_CONSTANT0 && type < SHT_CUDA_CONSTANT0 + 18)
         return "CUDA_CONSTANT" + std::to_string(type - SHT_CUDA_CONSTANT0);
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%" PRIx32, type);
-    return buf;
+    return hex(type);
 }
 
-std::string hex(uint64_t v) {
+// Hex without "0x", as lld's map writes addresses.
+std::string plainHex(uint64_t v) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "%" PRIx64, v);
     return buf;
@@ -116,26 +116,54 @@ std::string kernelLine(const Context &ctx, const Symbol &kernel) {
            std::to_string(r.localBytes) + " bytes lmem";
 }
 
+// A shared window (a kernel's, or module shared kept for the debugger):
+// each variable as its own input piece, for the layout places variables,
+// not sections; then the reserved region.
+void writeWindow(std::ostream &os, const OutputSection &o) {
+    const uint64_t size = o.size;
+    for (const OutputSection::WindowEntry &e : o.windowContents) {
+        if (!e.variable) {
+            os << columns("", plainHex(e.offset), plainHex(size - e.offset), "", "")
+               << "        <internal>:(reserved shared memory)\n";
+            continue;
+        }
+        const Symbol &v = *e.variable;
+        std::string input = v.section ? v.section->file->name() + ":(" +
+                                             std::string(v.section->name()) + ")"
+                                       : (v.file ? v.file->name() : std::string("<none>")) +
+                                             ":(extern __shared__)";
+        os << columns("", plainHex(e.offset), plainHex(v.size),
+                      v.section ? std::to_string(v.section->alignment()) : "", "")
+           << "        " << input << '\n';
+        os << columns("", plainHex(e.offset), plainHex(v.size), "", "") << "                "
+           << describeSymbolName(v.name) << '\n';
+    }
+}
+
 void writeSection(std::ostream &os, const Context &ctx, const OutputSection &o,
                   const std::unordered_map<const InputSection *, std::vector<const Symbol *>> &syms) {
     uint64_t size = sectionSize(o);
-    os << columns(std::to_string(o.index), hex(o.fileOffset), hex(size),
+    os << columns(std::to_string(o.index), plainHex(o.fileOffset), plainHex(size),
                   std::to_string(o.addralign), sectionTypeText(o.type))
        << o.name << '\n';
     std::string blankType = columns("", "", "", "", "");
+    if (o.isSharedMemory() && !ctx.opts.relocatable) {
+        writeWindow(os, o);
+        return;
+    }
     if (o.pieces.empty() && size) {
         // Made by the linker (tables, merged metadata, relocations).
-        os << columns("", "0", hex(size), "", "") << "        <internal>:(" << o.name << ")\n";
+        os << columns("", "0", plainHex(size), "", "") << "        <internal>:(" << o.name << ")\n";
     }
     for (const SectionPiece &p : o.pieces) {
         const InputSection &in = *p.input;
-        os << columns("", hex(p.offset), hex(in.size()), std::to_string(in.alignment()), "")
+        os << columns("", plainHex(p.offset), plainHex(in.size()), std::to_string(in.alignment()), "")
            << "        " << in.file->name() << ":(" << in.name() << ")\n";
         auto it = syms.find(&in);
         if (it == syms.end())
             continue;
         for (const Symbol *s : it->second)
-            os << columns("", hex(s->finalValue), hex(s->size), "", "") << "                "
+            os << columns("", plainHex(s->finalValue), plainHex(s->size), "", "") << "                "
                << describeSymbolName(s->name) << '\n';
     }
     if (o.kind == SectionKind::Text && o.owner && o.owner->isEntry())

@@ -79,7 +79,7 @@ const OptionSpec optionTable[] = {
     {"dot-file", "dot-file", Arg::Value, Support::Yes, "Write the call graph as Graphviz."},
     {"Map", "Map", Arg::Value, Support::Yes,
      "Write the link map (sections, their inputs and symbols, kernel resources) to this file."},
-    {"print-map", "print-map", Arg::None, Support::Yes, "Print the link map to stdout."},
+    {"print-map", "M", Arg::None, Support::Yes, "Print the link map to stdout."},
     {"why-live", "why-live", Arg::Value, Support::Yes,
      "Print why this symbol is kept (its chain of calls from a root) or that it was removed."},
     {"trace-symbol", "y", Arg::Value, Support::Yes,

@@ -1,4 +1,4 @@
-# Golden tests for the link map (--print-map, -Map=FILE, --Map FILE),
+# Golden tests for the link map (--print-map, -M, -Map=FILE, --Map FILE),
 # --why-live and --trace-symbol (docs/link-map.md) on committed fixtures.
 # Each run's stdout is compared with tests/cli/expected/<name>.txt; to
 # refresh after an intended change, run with -DUPDATE=ON and review the diff.
@@ -100,6 +100,15 @@ foreach(spelling "-Map=${BINARY_DIR}/cli-link-map.map" "--Map;${BINARY_DIR}/cli-
     list(APPEND failed map-file)
   endif()
 endforeach()
+
+# -M is lld's short spelling of --print-map.
+execute_process(COMMAND ${CULD} -arch=sm_80 -M a.cubin b.cubin c.cubin
+  -o ${BINARY_DIR}/cli-link-map-file.cubin
+  WORKING_DIRECTORY "${SOURCE_DIR}/${chain}" OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT out STREQUAL "${out_map-call-chain}")
+  message(SEND_ERROR "-M: rc=${rc}, or stdout differs from --print-map's")
+  list(APPEND failed map-M)
+endif()
 
 # A chain through three files, a removed function, a variable; by mangled
 # and by demangled name.

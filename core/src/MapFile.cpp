@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -107,13 +108,26 @@ symbolsByInputSection(const Context &ctx) {
     return out;
 }
 
+// The kernel's own constant banks past cmem[0] (those placeFunctionBanks
+// made for the device functions it reaches, say), in bank order.
+std::string otherConstantBanks(const Context &ctx, const Symbol &kernel) {
+    std::map<uint32_t, uint64_t> banks;
+    for (const OutputSection *o : ctx.outputs)
+        if (o->index && o->kind == SectionKind::ConstantEntry && o->owner == &kernel && o->bank)
+            banks[o->bank] += o->size;
+    std::string text;
+    for (const auto &[bank, bytes] : banks)
+        text += ", " + std::to_string(bytes) + " bytes cmem[" + std::to_string(bank) + "]";
+    return text;
+}
+
 std::string kernelLine(const Context &ctx, const Symbol &kernel) {
     KernelResources r = kernelResources(ctx, kernel);
     return "kernel: " + std::to_string(r.registers) + " registers, " +
            std::to_string(r.barriers) + " barriers, " + std::to_string(r.stack) +
            " bytes stack, " + std::to_string(r.sharedBytes) + " bytes smem, " +
-           std::to_string(r.constantBytes) + " bytes cmem[0], " +
-           std::to_string(r.localBytes) + " bytes lmem";
+           std::to_string(r.constantBytes) + " bytes cmem[0]" + otherConstantBanks(ctx, kernel) +
+           ", " + std::to_string(r.localBytes) + " bytes lmem";
 }
 
 // A shared window (a kernel's, or module shared kept for the debugger):

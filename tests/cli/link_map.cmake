@@ -80,6 +80,11 @@ check_coverage(map-call-chain "${out_map-call-chain}")
 golden(map-archive "${SOURCE_DIR}/${archive}" -arch=sm_80 --print-map main.o libextra.a)
 check_coverage(map-archive "${out_map-archive}")
 
+# Device functions' constant banks copied into each kernel's (cmem[2]).
+golden(map-function-banks "${SOURCE_DIR}/tests/fixtures/86-math-helper-banks/sm_80" -arch=sm_80
+  --print-map a.cubin b.cubin)
+check_coverage(map-function-banks "${out_map-function-banks}")
+
 # Shared windows list their variables (the layout places variables, not
 # sections) and the reserved region (sm_90).
 if(NOT PLUGINS OR sm90 IN_LIST PLUGINS)

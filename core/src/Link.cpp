@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 namespace culd {
 
@@ -39,6 +40,16 @@ void checkOutputIsNoInput(const Options &opts) {
     }
 }
 
+// As lld does, a map file that cannot be written stops the link before
+// anything is read, rather than after the cubin is written.
+void checkMapFileWritable(const Options &opts) {
+    if (opts.mapFile.empty() || opts.mapFile == "-")
+        return;
+    std::ofstream probe(opts.mapFile, std::ios::binary | std::ios::app);
+    if (!probe)
+        throw FatalError("cannot open map file '" + opts.mapFile + "'");
+}
+
 } // namespace
 
 OutputSection *Context::makeOutput(std::string name, uint32_t type, uint64_t flags) {
@@ -57,6 +68,7 @@ void runLink(const Options &opts, const Plugin &plugin) {
     if (opts.outputFile.empty() && !opts.outputBuffer)
         throw FatalError("no output file given (use -o FILE)");
     checkOutputIsNoInput(opts);
+    checkMapFileWritable(opts);
     Context ctx(opts, target);
     // nvlink says so too: on the targets whose plugin flags it (sm_90 and
     // later) its --preserve-relocs covers only part of what was resolved

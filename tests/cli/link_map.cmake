@@ -106,6 +106,17 @@ foreach(spelling "-Map=${BINARY_DIR}/cli-link-map.map" "--Map;${BINARY_DIR}/cli-
   endif()
 endforeach()
 
+# A map file that cannot be written stops the link before it starts.
+file(REMOVE ${BINARY_DIR}/cli-link-map-nomap.cubin)
+execute_process(COMMAND ${CULD} -arch=sm_80 -Map=${BINARY_DIR}/no/such/dir/x.map a.cubin b.cubin
+  c.cubin -o ${BINARY_DIR}/cli-link-map-nomap.cubin
+  WORKING_DIRECTORY "${SOURCE_DIR}/${chain}" ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(rc EQUAL 0 OR NOT err MATCHES "culd error : cannot open map file" OR
+   EXISTS ${BINARY_DIR}/cli-link-map-nomap.cubin)
+  message(SEND_ERROR "unwritable map file: rc=${rc}, stderr '${err}'")
+  list(APPEND failed map-unwritable)
+endif()
+
 # -M is lld's short spelling of --print-map.
 execute_process(COMMAND ${CULD} -arch=sm_80 -M a.cubin b.cubin c.cubin
   -o ${BINARY_DIR}/cli-link-map-file.cubin

@@ -144,7 +144,7 @@ public:
         if (moduleShared_) {
             bool spans = ctx_.opts.debug && (!coloured_.empty() || usesExtern);
             moduleShared_->size = spans ? colouredEnd_ + reservedSize() : 0;
-            if (spans)
+            if (spans && wantsMap())
                 recordModuleSharedContents();
             moduleShared_->keepWhenEmpty = usesExtern;
             if (usesExtern)
@@ -152,8 +152,9 @@ public:
         }
         placeExternShared();
         placeWindowsAtTheirCode();
-        for (const KernelInfo &kernel : kernels_)
-            recordWindowContents(kernel);
+        if (wantsMap())
+            for (const KernelInfo &kernel : kernels_)
+                recordWindowContents(kernel);
     }
 
 private:
@@ -490,6 +491,9 @@ private:
         // section's own (ptxas may write 8 for a 1-byte array) is not kept.
         out->addralign = kernel.align;
     }
+
+    // Window contents are recorded only for the link map (MapFile.cpp).
+    bool wantsMap() const { return ctx_.opts.printMap || !ctx_.opts.mapFile.empty(); }
 
     // What sits in the kernel's window, for the link map: the coloured
     // module variables it reaches, its own (and moved) ones, the extern

@@ -123,7 +123,8 @@ struct OutputSection {
     std::vector<RelocApply> applies;       // relocations patched into it
     // Shared windows (a kernel's, module shared under -g) are laid out per
     // variable, not per input section: what the layout put where, by
-    // offset, for the link map. A null variable is the reserved region.
+    // offset, recorded only when a link map is asked for. A null variable
+    // is the reserved region.
     struct WindowEntry {
         const Symbol *variable = nullptr;
         uint64_t offset = 0;

@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
@@ -143,12 +144,17 @@ public:
         if (moduleShared_) {
             bool spans = ctx_.opts.debug && (!coloured_.empty() || usesExtern);
             moduleShared_->size = spans ? colouredEnd_ + reservedSize() : 0;
+            if (spans && wantsMap())
+                recordModuleSharedContents();
             moduleShared_->keepWhenEmpty = usesExtern;
             if (usesExtern)
                 moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
         }
         placeExternShared();
         placeWindowsAtTheirCode();
+        if (wantsMap())
+            for (const KernelInfo &kernel : kernels_)
+                recordWindowContents(kernel);
     }
 
 private:
@@ -484,6 +490,61 @@ private:
         // The window's alignment is what its variables need; the input
         // section's own (ptxas may write 8 for a 1-byte array) is not kept.
         out->addralign = kernel.align;
+    }
+
+    // Window contents are recorded only for the link map (MapFile.cpp).
+    bool wantsMap() const { return ctx_.opts.printMap || !ctx_.opts.mapFile.empty(); }
+
+    // What sits in the kernel's window, for the link map: the coloured
+    // module variables it reaches, its own (and moved) ones, the extern
+    // arrays of the functions it reaches, the reserved region.
+    void recordWindowContents(const KernelInfo &kernel) {
+        OutputSection *window = sharedSectionOf(*kernel.symbol);
+        if (!window)
+            return;
+        std::vector<OutputSection::WindowEntry> entries;
+        std::unordered_set<const Symbol *> seen;
+        auto add = [&](const Symbol *s, uint64_t offset) {
+            if (seen.insert(s).second)
+                entries.push_back({s, offset});
+        };
+        for (Symbol *f : kernel.reached)
+            if (auto it = uses_.find(f); it != uses_.end())
+                for (Symbol *s : it->second)
+                    if (coloured_.count(s))
+                        add(s, s->finalValue);
+        for (Symbol *v : kernel.ownVars)
+            add(v, v->finalValue);
+        for (Symbol *f : kernel.externUsers)
+            for (Symbol *s : uses_[f])
+                if (!s->section)
+                    add(s, ctx_.externSharedOffsets[f]);
+        sortWindow(entries);
+        if (reservedSize())
+            entries.push_back({nullptr, window->size - reservedSize()});
+        window->windowContents = std::move(entries);
+    }
+
+    // Under -g, what the debugger's module-shared section spans (link map).
+    void recordModuleSharedContents() {
+        std::vector<OutputSection::WindowEntry> entries;
+        for (const Symbol *s : coloured_)
+            entries.push_back({s, s->finalValue});
+        sortWindow(entries);
+        if (reservedSize())
+            entries.push_back({nullptr, colouredEnd_});
+        moduleShared_->windowContents = std::move(entries);
+    }
+
+    static void sortWindow(std::vector<OutputSection::WindowEntry> &entries) {
+        // Offset, then name, then where defined: the same for the same link.
+        auto key = [](const OutputSection::WindowEntry &e) {
+            return std::make_tuple(e.offset, e.variable->name,
+                                   e.variable->file ? e.variable->file->order() : 0,
+                                   e.variable->inputIndex);
+        };
+        std::sort(entries.begin(), entries.end(),
+                  [&](const auto &a, const auto &b) { return key(a) < key(b); });
     }
 
     // The kernel's window, made now if it has none yet.

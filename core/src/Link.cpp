@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 namespace culd {
 
@@ -41,6 +42,16 @@ void checkOutputIsNoInput(const Options &opts) {
             throw FatalError("output file '" + opts.outputFile + "' is also an input ('" + input +
                              "'); refusing to overwrite it");
     }
+}
+
+// As lld does, a map file that cannot be written stops the link before
+// anything is read, rather than after the cubin is written.
+void checkMapFileWritable(const Options &opts) {
+    if (opts.mapFile.empty() || opts.mapFile == "-")
+        return;
+    std::ofstream probe(opts.mapFile, std::ios::binary | std::ios::app);
+    if (!probe)
+        throw FatalError("cannot open map file '" + opts.mapFile + "'");
 }
 
 } // namespace
@@ -89,6 +100,7 @@ void runLink(const Options &opts, const Plugin &plugin) {
     if (opts.outputFile.empty() && !opts.outputBuffer)
         throw FatalError("no output file given (use -o FILE)");
     checkOutputIsNoInput(opts);
+    checkMapFileWritable(opts);
     Context ctx(opts, target);
     // nvlink says so too: on the targets whose plugin flags it (sm_90 and
     // later) its --preserve-relocs covers only part of what was resolved
@@ -100,8 +112,12 @@ void runLink(const Options &opts, const Plugin &plugin) {
 
     run("read", ctx, readInputs);
     run("resolve", ctx, resolveSymbols);
+    if (!opts.traceSymbols.empty())
+        run("trace-symbol", ctx, traceSymbols);
     run("callgraph", ctx, buildCallGraph);
     run("mark-live", ctx, markLive);
+    if (!opts.whyLive.empty())
+        run("why-live", ctx, printWhyLive);
     run("undefined", ctx, reportUndefined);
     run("analyze", ctx, analyzeCallGraph);
     run("merge", ctx, createOutputSections);
@@ -123,6 +139,8 @@ void runLink(const Options &opts, const Plugin &plugin) {
         writeDotFile(ctx);
     if (opts.verbose)
         reportResources(ctx);
+    if (opts.printMap || !opts.mapFile.empty())
+        writeMapFile(ctx);
 }
 
 } // namespace culd

@@ -86,6 +86,7 @@ void markLive(Context &ctx) {
                 functions.push_back(s);
 
     bool hostInfo = useHostInfo(ctx);
+    ctx.rootsFromHostInfo = hostInfo;
     ctx.rootKernels = 0;
     for (Symbol *s : functions) {
         s->live = false;

@@ -77,6 +77,13 @@ const OptionSpec optionTable[] = {
     {"dump-callgraph-no-demangle", "dump-callgraph-no-demangle", Arg::None, Support::Yes,
      "Print the call graph without demangling."},
     {"dot-file", "dot-file", Arg::Value, Support::Yes, "Write the call graph as Graphviz."},
+    {"Map", "Map", Arg::Value, Support::Yes,
+     "Write the link map (sections, their inputs and symbols, kernel resources) to this file."},
+    {"print-map", "M", Arg::None, Support::Yes, "Print the link map to stdout."},
+    {"why-live", "why-live", Arg::Value, Support::Yes,
+     "Print why this symbol is kept (its chain of calls from a root) or that it was removed."},
+    {"trace-symbol", "y", Arg::Value, Support::Yes,
+     "Print each input that defines or references this symbol."},
     {"allow-undefined-globals", "allow-undefined-globals", Arg::None, Support::Yes,
      "Accept undefined device variables."},
     {"register-link-binaries", "register-link-binaries", Arg::Value, Support::Yes,
@@ -384,6 +391,10 @@ Options parseOptions(const std::vector<std::string> &args) {
         throw FatalError("options '--dump-callgraph' and '--dump-callgraph-no-demangle' are "
                          "mutually exclusive");
     opts.dotFile = single("dot-file");
+    opts.mapFile = single("Map");
+    opts.printMap = vm.count("print-map");
+    opts.whyLive = values("why-live");
+    opts.traceSymbols = values("trace-symbol");
     opts.allowUndefinedGlobals = vm.count("allow-undefined-globals");
     // -g marks a debug link (debug sections are merged either way); nvlink
     // refuses --suppress-debug-info without it and, with it, leaves the

@@ -4,6 +4,7 @@
 //   used R registers, used B barriers, S stack, M bytes smem, C bytes cmem[0], L bytes lmem
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
+#include "culd/KernelResources.h"
 #include "culd/Link.h"
 #include "culd/NvInfo.h"
 
@@ -32,6 +33,17 @@ uint32_t barriersOf(const Symbol &kernel) {
 
 } // namespace
 
+KernelResources kernelResources(const Context &ctx, const Symbol &kernel) {
+    KernelResources r;
+    r.registers = kernel.func ? kernel.func->propagatedRegs : 0;
+    r.stack = kernel.func ? kernel.func->stackSize : 0;
+    r.barriers = barriersOf(kernel);
+    r.sharedBytes = sizeOf(ctx, SectionKind::SharedEntry, &kernel);
+    r.constantBytes = sizeOf(ctx, SectionKind::ConstantEntry, &kernel);
+    r.localBytes = sizeOf(ctx, SectionKind::Local, &kernel);
+    return r;
+}
+
 void reportResources(Context &ctx) {
     Diagnostics &diag = Diagnostics::get();
     uint64_t gmem = sizeOf(ctx, SectionKind::Global, nullptr) +
@@ -44,15 +56,13 @@ void reportResources(Context &ctx) {
         if (o->kind != SectionKind::Text || !o->owner || !o->owner->isEntry())
             continue;
         const Symbol &k = *o->owner;
-        uint32_t regs = k.func ? k.func->propagatedRegs : 0;
-        uint64_t stack = k.func ? k.func->stackSize : 0;
+        KernelResources r = kernelResources(ctx, k);
         diag.info("Function properties for '" + std::string(k.name) + "':");
-        diag.info("used " + std::to_string(regs) + " registers, used " +
-                  std::to_string(barriersOf(k)) + " barriers, " + std::to_string(stack) +
-                  " stack, " + std::to_string(sizeOf(ctx, SectionKind::SharedEntry, &k)) +
-                  " bytes smem, " + std::to_string(sizeOf(ctx, SectionKind::ConstantEntry, &k)) +
-                  " bytes cmem[0], " + std::to_string(sizeOf(ctx, SectionKind::Local, &k)) +
-                  " bytes lmem");
+        diag.info("used " + std::to_string(r.registers) + " registers, used " +
+                  std::to_string(r.barriers) + " barriers, " + std::to_string(r.stack) +
+                  " stack, " + std::to_string(r.sharedBytes) + " bytes smem, " +
+                  std::to_string(r.constantBytes) + " bytes cmem[0], " +
+                  std::to_string(r.localBytes) + " bytes lmem");
     }
 }
 

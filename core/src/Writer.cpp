@@ -73,6 +73,8 @@ public:
         writeStringTables();
         ElfImage image = describeImage();
         image.layout();
+        for (OutputSection *s : sections_)
+            s->fileOffset = image.sections[s->index].offset;
         if (image.fileSize() > ctx_.opts.limits.maxOutputBytes)
             throw FatalError((ctx_.opts.outputBuffer ? std::string("the linked cubin")
                                                       : ctx_.opts.outputFile) +

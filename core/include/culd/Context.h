@@ -75,6 +75,9 @@ struct Context {
     // With fewer than two, nvlink treats the link as a single-entry one (see
     // SyntheticSections.cpp).
     size_t rootKernels = 0;
+    // Whether host-reference lists chose the root kernels (markLive):
+    // --why-live says so.
+    bool rootsFromHostInfo = false;
 
     // The .note.nv.cuinfo section: its index goes into e_flags bits 24-31.
     OutputSection *cuinfo = nullptr;

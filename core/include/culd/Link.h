@@ -40,6 +40,10 @@ void writeRegistrationFile(Context &ctx);  // RegistrationFile.cpp (--register-l
 void dumpCallGraph(Context &ctx);          // CallGraphDump.cpp (--dump-callgraph*)
 void writeDotFile(Context &ctx);           // CallGraphDump.cpp (--dot-file)
 void reportResources(Context &ctx);        // Report.cpp (-v)
+void writeMapFile(Context &ctx);           // MapFile.cpp (-Map, --print-map)
+// Symbol questions, answered on stdout as the link goes:
+void traceSymbols(Context &ctx);           // TraceSymbol.cpp (--trace-symbol, after resolve)
+void printWhyLive(Context &ctx);           // WhyLive.cpp (--why-live, after mark-live)
 
 // A device function's own constant bank, which placeFunctionBanks copies
 // into the banks of the kernels reaching it (not merged as it is).

@@ -82,6 +82,12 @@ struct Options {
     bool dumpCallgraph = false;
     bool dumpCallgraphNoDemangle = false;
     std::string dotFile;
+    // Link map and symbol questions, as lld has them (MapFile.cpp,
+    // WhyLive.cpp, TraceSymbol.cpp).
+    std::string mapFile;            // -Map FILE ('-': stdout)
+    bool printMap = false;          // --print-map: the map on stdout
+    std::vector<std::string> whyLive;      // --why-live SYM
+    std::vector<std::string> traceSymbols; // --trace-symbol SYM (-y)
     std::string cpuArch;
     std::string hostLinkerScript;   // --gen-host-linker-script lcs-abs|lcs-aug
     std::string hostCcbin;          // --host-ccbin (default gcc)

@@ -121,15 +121,28 @@ struct OutputSection {
     std::function<void(OutputSection &)> build;
     uint64_t size = 0;                     // for NOBITS: the memory size
     std::vector<RelocApply> applies;       // relocations patched into it
+    // Shared windows (a kernel's, module shared under -g) are laid out per
+    // variable, not per input section: what the layout put where, by
+    // offset, recorded only when a link map is asked for. A null variable
+    // is the reserved region.
+    struct WindowEntry {
+        const Symbol *variable = nullptr;
+        uint64_t offset = 0;
+    };
+    std::vector<WindowEntry> windowContents;
     bool keepWhenEmpty = false;            // written even at size 0
 
     // Set by the writer.
     uint32_t index = 0;
+    uint64_t fileOffset = 0;               // sh_offset (for the link map)
     Symbol *sectionSymbol = nullptr;
 
     // No file bytes: SHT_NOBITS, and under -r the CUDA memory-space types
     // that keep their own section type (.nv.global, .nv.shared.*, ...).
     bool isNobits() const { return !sectionHasFileData(type, flags); }
+    bool isSharedMemory() const {
+        return kind == SectionKind::SharedEntry || kind == SectionKind::SharedGlobal;
+    }
 };
 
 } // namespace culd

@@ -1,0 +1,16 @@
+// How culd's reports name a symbol for people.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace culd {
+
+// The C++ runtime's demangling of `name`, or `name` itself when it is not
+// a mangled C++ name.
+std::string demangle(std::string_view name);
+
+// "mid(int) (_Z3midi)" for a mangled name, the name alone otherwise.
+std::string describeSymbolName(std::string_view name);
+
+} // namespace culd

@@ -16,8 +16,8 @@
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
+#include "culd/SymbolNames.h"
 
-#include <cxxabi.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -30,17 +30,6 @@
 namespace culd {
 
 namespace {
-
-std::string demangle(std::string_view name) {
-    int status = 0;
-    std::string mangled(name);
-    char *out = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
-    if (status != 0 || !out)
-        return mangled;
-    std::string result(out);
-    std::free(out);
-    return result;
-}
 
 struct Graph {
     std::vector<Symbol *> functions;

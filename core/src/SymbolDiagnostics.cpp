@@ -3,6 +3,7 @@
 #include "culd/Context.h"
 #include "culd/InputFiles.h"
 #include "culd/Sections.h"
+#include "culd/SymbolNames.h"
 #include "culd/Symbols.h"
 
 #include <algorithm>

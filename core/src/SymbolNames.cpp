@@ -19,6 +19,20 @@ std::string demangle(std::string_view name) {
     return result;
 }
 
+// nvlink names a function in its messages as its demangler writes it:
+// "kk(int *)". __cxa_demangle writes "kk(int*)"; a space before each run of
+// '*' or '&' gives nvlink's spelling for the common cases.
+std::string demangleForMessage(std::string_view name) {
+    std::string plain = demangle(name), spaced;
+    for (size_t i = 0; i < plain.size(); ++i) {
+        bool pointer = plain[i] == '*' || plain[i] == '&';
+        if (pointer && i && plain[i - 1] != ' ' && plain[i - 1] != '*' && plain[i - 1] != '&')
+            spaced += ' ';
+        spaced += plain[i];
+    }
+    return spaced;
+}
+
 std::string describeSymbolName(std::string_view name) {
     std::string plain = demangle(name);
     if (plain == name)

@@ -7,10 +7,10 @@
 #include "culd/Diagnostics.h"
 #include "culd/NvInfo.h"
 #include "culd/SymbolDiagnostics.h"
+#include "culd/SymbolNames.h"
 
 #include <algorithm>
 #include <cstdlib>
-#include <cxxabi.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -144,26 +144,6 @@ constexpr uint8_t kMemorySpaceBits = STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUD
 constexpr uint8_t kManagedBit = 0x04; // st_other of a __managed__ variable
 
 } // namespace
-
-// nvlink names a function in its messages as its demangler writes it:
-// "kk(int *)". __cxa_demangle writes "kk(int*)"; a space before each run of
-// '*' or '&' gives nvlink's spelling for the common cases.
-std::string demangleForMessage(std::string_view name) {
-    int status = 0;
-    std::string mangled(name);
-    char *out = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
-    if (status != 0 || !out)
-        return mangled;
-    std::string plain(out), spaced;
-    std::free(out);
-    for (size_t i = 0; i < plain.size(); ++i) {
-        bool pointer = plain[i] == '*' || plain[i] == '&';
-        if (pointer && i && plain[i - 1] != ' ' && plain[i - 1] != '*' && plain[i - 1] != '&')
-            spaced += ' ';
-        spaced += plain[i];
-    }
-    return spaced;
-}
 
 namespace {
 

@@ -10,6 +10,10 @@ namespace culd {
 // a mangled C++ name.
 std::string demangle(std::string_view name);
 
+// A name as nvlink's messages write it: demangled, with a blank before '*'
+// and '&' ("kk(int *)"); the name itself when it does not demangle.
+std::string demangleForMessage(std::string_view name);
+
 // "mid(int) (_Z3midi)" for a mangled name, the name alone otherwise.
 std::string describeSymbolName(std::string_view name);
 

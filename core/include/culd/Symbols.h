@@ -127,8 +127,5 @@ bool isDeviceSyscall(std::string_view name);
 // shared memory) which never reach the output as ordinary undefined symbols.
 bool isLinkerProvided(std::string_view name);
 
-// A name as nvlink's messages write it: demangled, with a blank before '*'
-// and '&' ("kk(int *)"); the name itself when it does not demangle.
-std::string demangleForMessage(std::string_view name);
 
 } // namespace culd

@@ -80,7 +80,7 @@ void dumpCallGraph(Context &ctx) {
             os << '^';
         else if (f->func && f->func->addressTaken)
             os << '&';
-        os << (demangled ? demangle(f->name) : std::string(f->name)) << " ["
+        os << (demangled ? demangleForMessage(f->name) : std::string(f->name)) << " ["
            << (f->func ? f->func->regCount : 0) << "] ->";
         for (size_t callee : g.calls[f])
             os << ' ' << callee;

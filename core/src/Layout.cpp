@@ -223,7 +223,9 @@ private:
                     if (!module && !external)
                         continue;
                     referenced_.insert(s);
-                    if (!live)
+                    // Code of no function (a .text section no symbol names)
+                    // has no window to place the variable in.
+                    if (!live || !target->owner)
                         continue;
                     if (usesSeen_.insert({target->owner, s}).second)
                         uses_[target->owner].push_back(s);

@@ -5,6 +5,7 @@
 # Inputs: -DSOURCE_DIR=<repo> -DBINARY_DIR=<build>. culd-dump and the plugins
 # are found in the build tree.
 cmake_minimum_required(VERSION 3.25) # IN_LIST and friends in script mode
+include(${SOURCE_DIR}/tests/cmake/CompareGolden.cmake)
 set(dump "${BINARY_DIR}/tools/culd-dump/culd-dump")
 if(NOT EXISTS "${dump}")
   message(FATAL_ERROR "culd-dump not built: ${dump}")
@@ -47,16 +48,8 @@ foreach(i RANGE 0 ${last} 3)
     list(APPEND failed ${name})
     continue()
   endif()
-  set(expected_file "${golden}/${name}.txt")
-  if(UPDATE)
-    file(WRITE "${expected_file}" "${out}")
-    continue()
-  endif()
-  file(READ "${expected_file}" expected)
-  if(NOT out STREQUAL expected)
-    file(WRITE "${BINARY_DIR}/dump-golden-${name}.txt" "${out}")
-    message(SEND_ERROR "${name}: output differs from ${expected_file}; actual output in "
-                       "${BINARY_DIR}/dump-golden-${name}.txt")
+  compare_golden("${out}" "${golden}/${name}.txt" "${BINARY_DIR}/dump-golden-${name}.txt" ok)
+  if(NOT ok)
     list(APPEND failed ${name})
   endif()
 endforeach()

@@ -5,6 +5,7 @@
 # The map is also checked for itself: every section's inputs cover it
 # exactly, and -Map=FILE writes what --print-map prints.
 cmake_minimum_required(VERSION 3.25)
+include(${SOURCE_DIR}/tests/cmake/CompareGolden.cmake)
 string(REPLACE "," ";" PLUGINS "${PLUGINS}")
 if(PLUGINS AND NOT sm70 IN_LIST PLUGINS)
   message(STATUS "skipping: the sm70 plugin (sm_80) is not built")
@@ -30,16 +31,9 @@ function(golden name dir)
   endif()
   set(out_${name} "${out}" PARENT_SCOPE)
   set(err_${name} "${err}" PARENT_SCOPE)
-  set(expected_file "${expected_dir}/${name}.txt")
-  if(UPDATE)
-    file(WRITE "${expected_file}" "${out}")
-    return()
-  endif()
-  file(READ "${expected_file}" expected)
-  if(NOT out STREQUAL expected)
-    file(WRITE "${BINARY_DIR}/cli-link-map-${name}.txt" "${out}")
-    message(SEND_ERROR "${name}: output differs from ${expected_file}; actual output in "
-                       "${BINARY_DIR}/cli-link-map-${name}.txt")
+  compare_golden("${out}" "${expected_dir}/${name}.txt"
+                 "${BINARY_DIR}/cli-link-map-${name}.txt" ok)
+  if(NOT ok)
     set(failed ${failed} ${name} PARENT_SCOPE)
   endif()
 endfunction()

@@ -137,7 +137,7 @@ int linkReportingErrors(const Options &opts) {
     return reportingErrors([&] { return link(opts); });
 }
 
-int runDriver(const std::vector<std::string> &args) {
+int runDriver(const std::vector<std::string> &args, const CommandLineLinker &linker) {
     return reportingErrors([&] {
         Options opts = parseOptions(args);
         configureDiagnostics(opts);
@@ -155,7 +155,12 @@ int runDriver(const std::vector<std::string> &args) {
             writeHostLinkerScript(opts);
             return 0;
         }
-        return link(opts);
+        // nvlink's order: the target is checked first (a missing -arch is
+        // left to the link, which names it), then -o, which only a real SM
+        // needs (compute_XX writes nothing, lto_XX is refused).
+        if (!opts.archText.empty() && opts.archKind == ArchKind::Real && opts.outputFile.empty())
+            throw FatalError("no output file given (use -o FILE)");
+        return linker(splitLinkCommandLine(args));
     });
 }
 

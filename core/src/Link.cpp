@@ -32,7 +32,7 @@ template <class Pass> void run(const char *name, Context &ctx, Pass pass) {
 void checkOutputIsNoInput(const Options &opts) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (opts.outputBuffer || !fs::exists(opts.outputFile, ec))
+    if (opts.outputFile.empty() || !fs::exists(opts.outputFile, ec))
         return;
     for (size_t i = 0; i < opts.inputs.size(); ++i) {
         const std::string &input = opts.inputs[i];

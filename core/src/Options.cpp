@@ -318,6 +318,18 @@ uint32_t parseCudaApiVersion(const std::string &text) {
 
 } // namespace
 
+LinkCommandLine splitLinkCommandLine(const std::vector<std::string> &args) {
+    std::vector<std::string> tokens;
+    normalize(args, tokens, 0);
+    // normalize() leaves every option as `--name[=value]`; anything else is
+    // an input, as parseOptions() takes it.
+    LinkCommandLine line;
+    for (std::string &token : tokens)
+        (token.size() > 2 && token.compare(0, 2, "--") == 0 ? line.options : line.inputs)
+            .push_back(std::move(token));
+    return line;
+}
+
 Options parseOptions(const std::vector<std::string> &args) {
     std::vector<std::string> tokens;
     normalize(args, tokens, 0);

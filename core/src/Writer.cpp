@@ -76,8 +76,8 @@ public:
         for (OutputSection *s : sections_)
             s->fileOffset = image.sections[s->index].offset;
         if (image.fileSize() > ctx_.opts.limits.maxOutputBytes)
-            throw FatalError((ctx_.opts.outputBuffer ? std::string("the linked cubin")
-                                                      : ctx_.opts.outputFile) +
+            throw FatalError((ctx_.opts.outputFile.empty() ? std::string("the linked cubin")
+                                                           : ctx_.opts.outputFile) +
                              ": the output would be " +
                              std::to_string(image.fileSize()) + " bytes, past the limit of " +
                              std::to_string(ctx_.opts.limits.maxOutputBytes) +
@@ -88,10 +88,12 @@ public:
         // written (a Mercury family may compile or patch it); a no-op for
         // plugins without one.
         ctx_.target.finalize(bytes);
+        // -o writes the file; libculd keeps the bytes too (both when its
+        // caller, the culd command among them, gave -o).
+        if (!ctx_.opts.outputFile.empty())
+            writeFileAtomically(ctx_.opts.outputFile, bytes);
         if (ctx_.opts.outputBuffer)
             *ctx_.opts.outputBuffer = std::move(bytes);
-        else
-            writeFileAtomically(ctx_.opts.outputFile, bytes);
     }
 
 private:

@@ -4,6 +4,7 @@
 // Diagnostics that Diagnostics::get() returns on its threads; nothing is
 // shared between handles.
 #include "culd/culdLink.h"
+#include "culd/culdLinkExt.h"
 
 #include "culd/Diagnostics.h"
 #include "culd/Driver.h"
@@ -27,8 +28,15 @@ struct culdLink {
     std::vector<const std::vector<uint8_t> *> inputData;
     std::deque<std::vector<uint8_t>> buffers; // stable addresses
 
+    // culdLinkSetMessageCallback: messages go there instead of the logs.
+    culdLinkMessageCallback messageCallback = nullptr;
+    void *messageUserData = nullptr;
+
     bool completed = false;
     bool linked = false;
+    // nvlink's exit status, once known (culdLinkGetExitStatus).
+    bool exitStatusKnown = false;
+    int exitStatus = culd::kExitFatal;
     std::vector<uint8_t> cubin;
     std::string errorLog, infoLog;
 
@@ -51,8 +59,6 @@ const char *nonLinkOption(const culd::Options &o) {
         return "--list-plugins";
     if (!o.hostLinkerScript.empty())
         return "--gen-host-linker-script";
-    if (!o.outputFile.empty())
-        return "-o (the linked cubin is returned by culdLinkGetLinkedCubin)";
     return nullptr;
 }
 
@@ -107,6 +113,15 @@ culdLinkResult checkInput(culdLink &h, culdLinkInputType type, culd::ByteView by
         return CULDLINK_ERROR_INCORRECT_INPUT_TYPE;
     }
     return CULDLINK_SUCCESS;
+}
+
+culdLinkMessageKind messageKind(culd::Severity severity) {
+    switch (severity) {
+    case culd::Severity::Info: return CULDLINK_MESSAGE_INFO;
+    case culd::Severity::Warning: return CULDLINK_MESSAGE_WARNING;
+    case culd::Severity::Error: break;
+    }
+    return CULDLINK_MESSAGE_ERROR;
 }
 
 // The state every call after Create needs.
@@ -166,6 +181,7 @@ culdLinkResult culdLinkCreate(culdLinkHandle *handle, uint32_t numOptions, const
             h->createResult = CULDLINK_ERROR_UNRECOGNIZED_OPTION;
         }
         culdLinkResult result = h->createResult;
+        h->exitStatusKnown = result != CULDLINK_SUCCESS;
         *handle = h.release();
         return result;
     } catch (...) {
@@ -247,13 +263,19 @@ culdLinkResult culdLinkComplete(culdLinkHandle handle) {
         }
         opts.outputBuffer = &h.cubin;
 
-        // This link's messages, captured into the handle's logs.
+        // This link's messages, to the caller's callback or into the
+        // handle's logs.
         culd::Diagnostics diagnostics([&h](culd::Severity severity, const std::string &text) {
-            (severity == culd::Severity::Info ? h.infoLog : h.errorLog) += text;
+            if (h.messageCallback)
+                h.messageCallback(h.messageUserData, messageKind(severity), text.c_str());
+            else
+                (severity == culd::Severity::Info ? h.infoLog : h.errorLog) += text;
         });
         diagnostics.setOptions(culd::diagnosticOptions(opts));
         culd::DiagnosticsScope scope(diagnostics);
-        if (culd::linkReportingErrors(opts) != 0) {
+        h.exitStatus = culd::linkReportingErrors(opts);
+        h.exitStatusKnown = true;
+        if (h.exitStatus != 0) {
             h.cubin.clear();
             return CULDLINK_ERROR_INTERNAL;
         }
@@ -261,6 +283,8 @@ culdLinkResult culdLinkComplete(culdLinkHandle handle) {
         return CULDLINK_SUCCESS;
     } catch (...) {
         h.cubin.clear();
+        h.exitStatus = culd::kExitFatal;
+        h.exitStatusKnown = true;
         return CULDLINK_ERROR_INTERNAL;
     }
 }
@@ -309,6 +333,38 @@ culdLinkResult culdLinkGetInfoLogSize(culdLinkHandle handle, size_t *size) {
 
 culdLinkResult culdLinkGetInfoLog(culdLinkHandle handle, char *log) {
     return copyLog(handle, handle ? handle->infoLog : std::string(), log);
+}
+
+culdLinkResult culdLinkSetMessageCallback(culdLinkHandle handle, culdLinkMessageCallback callback,
+                                          void *userData) {
+    if (culdLinkResult r = checkOpen(handle))
+        return r;
+    handle->messageCallback = callback;
+    handle->messageUserData = userData;
+    return CULDLINK_SUCCESS;
+}
+
+culdLinkResult culdLinkAddInputPath(culdLinkHandle handle, const char *path) {
+    if (culdLinkResult r = checkOpen(handle))
+        return r;
+    if (!path)
+        return CULDLINK_ERROR_NULL_INPUT;
+    try {
+        handle->inputNames.emplace_back(path);
+        handle->inputData.push_back(nullptr);
+        return CULDLINK_SUCCESS;
+    } catch (...) {
+        return CULDLINK_ERROR_INTERNAL;
+    }
+}
+
+culdLinkResult culdLinkGetExitStatus(culdLinkHandle handle, int *status) {
+    if (!handle || !status)
+        return CULDLINK_ERROR_NULL_INPUT;
+    if (!handle->exitStatusKnown)
+        return CULDLINK_ERROR_INTERNAL;
+    *status = handle->exitStatus;
+    return CULDLINK_SUCCESS;
 }
 
 culdLinkResult culdLinkVersion(unsigned int *major, unsigned int *minor) {

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "culd/culdLink.h"
+#include "culd/culdLinkExt.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -361,12 +362,126 @@ TEST_CASE("library: option errors are reported on the handle", "[library]") {
     CHECK(culdLinkCreate(&h, 1, debugOnly) == CULDLINK_ERROR_MISSING_ARCH);
     CHECK(culdLinkDestroy(&h) == CULDLINK_SUCCESS);
 
-    const char *output[] = {"-arch=sm_80", "-o", "out.cubin"};
-    CHECK(culdLinkCreate(&h, 3, output) == CULDLINK_ERROR_INCOMPATIBLE_OPTIONS);
+    const char *help[] = {"-arch=sm_80", "--help"};
+    CHECK(culdLinkCreate(&h, 2, help) == CULDLINK_ERROR_INCOMPATIBLE_OPTIONS);
+    int status = 0;
+    CHECK(culdLinkGetExitStatus(h, &status) == CULDLINK_SUCCESS);
+    CHECK(status == 1);
     CHECK(culdLinkDestroy(&h) == CULDLINK_SUCCESS);
 
     unsigned major = 99, minor = 99;
     CHECK(culdLinkVersion(&major, &minor) == CULDLINK_SUCCESS);
     CHECK(major == 0);
     CHECK(culdLinkVersion(nullptr, &minor) == CULDLINK_ERROR_NULL_INPUT);
+}
+
+// The extensions the culd command links through (culdLinkExt.h).
+namespace {
+
+struct Message {
+    culdLinkMessageKind kind;
+    std::string text;
+};
+
+void collectMessage(void *messages, culdLinkMessageKind kind, const char *text) {
+    static_cast<std::vector<Message> *>(messages)->push_back({kind, text});
+}
+
+// A case linked through the extensions, as the culd command links it.
+struct ExtensionResult {
+    culdLinkResult result = CULDLINK_SUCCESS;
+    int status = -1;
+    std::vector<Message> messages;
+    std::string errorLog;
+    Bytes cubin;
+};
+
+ExtensionResult linkLikeTheCommand(const Case &c, const std::vector<std::string> &inputs,
+                                   const std::string &outputFile) {
+    ExtensionResult r;
+    std::vector<std::string> words = c.options;
+    if (!outputFile.empty())
+        words.push_back("-o=" + outputFile);
+    std::vector<const char *> options;
+    for (const std::string &o : words)
+        options.push_back(o.c_str());
+    culdLinkHandle h = nullptr;
+    REQUIRE(culdLinkCreate(&h, uint32_t(options.size()), options.data()) == CULDLINK_SUCCESS);
+    int status = 0;
+    CHECK(culdLinkGetExitStatus(h, &status) == CULDLINK_ERROR_INTERNAL); // not linked yet
+    REQUIRE(culdLinkSetMessageCallback(h, collectMessage, &r.messages) == CULDLINK_SUCCESS);
+    for (const std::string &input : inputs)
+        REQUIRE(culdLinkAddInputPath(h, input.c_str()) == CULDLINK_SUCCESS);
+    r.result = culdLinkComplete(h);
+    REQUIRE(culdLinkGetExitStatus(h, &r.status) == CULDLINK_SUCCESS);
+    size_t size = 0;
+    REQUIRE(culdLinkGetErrorLogSize(h, &size) == CULDLINK_SUCCESS);
+    std::vector<char> log(size);
+    REQUIRE(culdLinkGetErrorLog(h, log.data()) == CULDLINK_SUCCESS);
+    r.errorLog = log.data();
+    if (r.result == CULDLINK_SUCCESS) {
+        REQUIRE(culdLinkGetLinkedCubinSize(h, &size) == CULDLINK_SUCCESS);
+        r.cubin.resize(size);
+        REQUIRE(culdLinkGetLinkedCubin(h, r.cubin.data()) == CULDLINK_SUCCESS);
+    }
+    REQUIRE(culdLinkDestroy(&h) == CULDLINK_SUCCESS);
+    return r;
+}
+
+fs::path fixtureCase(const char *name) { return fs::path(CULD_FIXTURES_DIR) / name / "sm_80"; }
+
+} // namespace
+
+TEST_CASE("library extensions: -o writes the command's bytes, the handle keeps them",
+          "[library]") {
+    Case c = readCase(fixtureCase("02-cross-file-call"));
+    fs::path out = scratch() / "ext.cubin";
+    fs::remove(out);
+    ExtensionResult r = linkLikeTheCommand(c, c.inputs, out.string());
+    REQUIRE(r.result == CULDLINK_SUCCESS);
+    CHECK(r.status == 0);
+    CHECK(r.messages.empty());
+    Bytes written = readBytes(out);
+    CHECK(written == r.cubin);
+    CHECK(written == runCommand(c).cubin);
+}
+
+TEST_CASE("library extensions: messages reach the callback in order, not the logs",
+          "[library]") {
+    Case c = readCase(fixtureCase("39-err-undef-func"));
+    CommandResult command = runCommand(c);
+    ExtensionResult r = linkLikeTheCommand(c, c.inputs, "");
+    CHECK(r.result == CULDLINK_ERROR_INTERNAL);
+    CHECK(r.status == command.status);
+    CHECK(r.status == 255);
+    CHECK(r.errorLog.empty());
+    std::string text;
+    for (const Message &m : r.messages) {
+        CHECK(m.kind == CULDLINK_MESSAGE_ERROR);
+        text += m.text;
+    }
+    CHECK(text == command.stderrText);
+}
+
+TEST_CASE("library extensions: an input path is opened when the link runs", "[library]") {
+    Case c = readCase(fixtureCase("02-cross-file-call"));
+    std::vector<std::string> inputs = c.inputs;
+    std::string missing = (scratch() / "no-such-input.cubin").string();
+    inputs.insert(inputs.begin(), missing);
+    // culdLinkAddFile opens at once; culdLinkAddInputPath leaves it to
+    // Complete, which reports it as the command does (exit status 1).
+    culdLinkHandle h = nullptr;
+    const char *arch[] = {"-arch=sm_80"};
+    REQUIRE(culdLinkCreate(&h, 1, arch) == CULDLINK_SUCCESS);
+    CHECK(culdLinkAddFile(h, CULDLINK_INPUT_ANY, missing.c_str()) ==
+          CULDLINK_ERROR_INVALID_INPUT);
+    CHECK(culdLinkAddInputPath(h, missing.c_str()) == CULDLINK_SUCCESS);
+    CHECK(culdLinkAddInputPath(h, nullptr) == CULDLINK_ERROR_NULL_INPUT);
+    CHECK(culdLinkDestroy(&h) == CULDLINK_SUCCESS);
+
+    ExtensionResult r = linkLikeTheCommand(c, inputs, "");
+    CHECK(r.result == CULDLINK_ERROR_INTERNAL);
+    CHECK(r.status == 1);
+    REQUIRE(r.messages.size() == 1);
+    CHECK(r.messages[0].text == "culd error : " + missing + ": cannot open: No such file or directory\n");
 }

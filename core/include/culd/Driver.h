@@ -5,12 +5,20 @@
 #include "culd/Diagnostics.h"
 #include "culd/Options.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace culd {
 
-int runDriver(const std::vector<std::string> &args);
+// How the culd command links: it hands the command line to libculd
+// (culdLink.h), whose link is linkReportingErrors(). Returns the exit status.
+using CommandLineLinker = std::function<int(const LinkCommandLine &)>;
+
+// Does what the command line asks: --help, --version, --list-plugins and
+// --gen-host-linker-script here, a link through `linker`. Option errors and
+// the missing -o are reported here, in nvlink's order.
+int runDriver(const std::vector<std::string> &args, const CommandLineLinker &linker);
 
 // The link the culd command and libculd (culdLink.h) share: the -time
 // table, the checks, the plugin choice and every pass. Every problem is

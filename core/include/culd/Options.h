@@ -52,7 +52,8 @@ struct Options {
     // Empty, or one entry per `inputs` entry: a non-null one is that input's
     // bytes in memory, its name used only in diagnostics.
     std::vector<InputBuffer> inputBuffers;
-    // Non-null (libculd): the linked cubin goes here, not to outputFile.
+    // Non-null (libculd): the linked cubin goes here too (and only here
+    // without -o).
     std::vector<uint8_t> *outputBuffer = nullptr;
     std::vector<std::string> libraryPaths;   // -L
     std::vector<std::string> libraries;      // -l (kept in order with inputs)
@@ -107,6 +108,15 @@ struct Options {
 // Throws FatalError for unknown options, bad values, and options that culd
 // recognises but does not implement yet ("... is not supported yet").
 Options parseOptions(const std::vector<std::string> &args);
+
+// A link's command line as the culd command hands it to libculd: the
+// options (canonical `--name=value` tokens, options files expanded; -o among
+// them) and the input files, in order.
+struct LinkCommandLine {
+    std::vector<std::string> options;
+    std::vector<std::string> inputs;
+};
+LinkCommandLine splitLinkCommandLine(const std::vector<std::string> &args);
 
 // Help text for --help.
 std::string helpText();

@@ -61,6 +61,7 @@ private:
         throw FatalError(std::string(name_) + ": " + what);
     }
     std::string resolveName(std::string_view raw, uint64_t headerOffset) const;
+    static bool namesNestedMember(std::string_view raw);
     std::string thinPathOf(const std::string &member) const;
 
     ByteView bytes_;
@@ -100,23 +101,38 @@ std::vector<ArchiveMember> ArchiveReader::run() {
         if (isNameTable)
             longNames_ = std::string_view(reinterpret_cast<const char *>(data.data), data.size);
         else if (!isSymbolTable)
-            members.push_back({name, thin_ ? ByteView{} : data, thin_ ? thinPathOf(name) : "", at});
+            members.push_back({name, thin_ ? ByteView{} : data, thin_ ? thinPathOf(name) : "", at,
+                               thin_ && namesNestedMember(rawName)});
         at = dataStart + data.size;
         at += at & 1; // members start at even offsets
     }
     return members;
 }
 
+// A GNU thin archive made from another archive names the members it took
+// from it "/<name offset>:<member header offset in that archive>".
+bool ArchiveReader::namesNestedMember(std::string_view raw) {
+    return raw.size() > 1 && raw[0] == '/' && raw.find(':') != std::string_view::npos;
+}
+
 // "a.o/" (GNU), "a.o" (BSD-less SysV) or "/123" (offset into `//`, where
-// the name ends in "/\n").
+// the name ends in "/\n"); in a thin archive "/123:456", a member of the
+// archive named at 123 (namesNestedMember).
 std::string ArchiveReader::resolveName(std::string_view raw, uint64_t headerOffset) const {
     if (raw.size() < 2 || raw[0] != '/') {
         if (!raw.empty() && raw.back() == '/')
             raw.remove_suffix(1);
         return std::string(raw);
     }
-    uint64_t offset = 0;
-    if (!parseDecimal(raw.substr(1), offset))
+    uint64_t offset = 0, nestedOffset = 0;
+    std::string_view offsetText = raw.substr(1);
+    if (size_t colon = offsetText.find(':'); thin_ && colon != std::string_view::npos) {
+        if (!parseDecimal(offsetText.substr(colon + 1), nestedOffset))
+            fail("member header at offset " + std::to_string(headerOffset) + ": bad name '" +
+                 printable(raw) + "'");
+        offsetText = offsetText.substr(0, colon);
+    }
+    if (!parseDecimal(offsetText, offset))
         fail("member header at offset " + std::to_string(headerOffset) + ": bad name '" +
              printable(raw) + "'");
     if (offset >= longNames_.size())

@@ -5,9 +5,10 @@
 //                    target (cubin, or PTX compiled with ptxas); .nv_fatbin
 //                    (non-rdc code) is ignored, as nvlink does
 //   fatbin           the same choice
-//   archive          every member (whole-archive), except libcudadevrt,
-//                    linked only when it defines something still undefined
-//                    (or with --keep-system-libraries)
+//   archive          every host-object member (whole-archive), except
+//                    libcudadevrt, linked only when it defines something
+//                    still undefined (or with --keep-system-libraries); other
+//                    members (cubins, fatbins, PTX, archives) are ignored
 //   PTX              compiled with ptxas
 //   shared objects and anything unknown are ignored
 #include "culd/Archive.h"
@@ -269,11 +270,10 @@ private:
         // same file: by path, through a symbolic link or -l) only once;
         // build systems repeat libraries freely. Objects given twice are
         // read twice (and conflict), as in nvlink.
-        if (openArchives_.empty() && !archivesRead_.insert(fileIdentity(name)).second) {
+        if (!archivesRead_.insert(fileIdentity(name)).second) {
             spdlog::debug("{}: archive read already, skipped", name);
             return;
         }
-        ArchiveScope scope(*this, name);
         bool devrt = systemLibrary || isDeviceRuntimeLibrary(name);
         std::vector<ArchiveMember> members = readArchive(map->bytes(), name);
         archiveMembers_ += members.size();
@@ -283,8 +283,13 @@ private:
                              " members (--max-archive-members)");
         fs::path dir = fs::path(name).parent_path();
         for (ArchiveMember &m : members) {
+            if (m.inNestedArchive) {
+                ignoreArchiveMember(name + ":" + m.name, InputKind::Archive);
+                continue;
+            }
             if (!m.thinPath.empty()) {
-                readPath((dir / m.thinPath).string(), devrt);
+                std::string path = (dir / m.thinPath).string();
+                readArchiveMember(MappedFile::open(path), path, devrt);
                 continue;
             }
             // A view into the archive's mapping, which lives as long as the
@@ -292,36 +297,28 @@ private:
             // name the member as nvlink does: "libx.a:m.o".
             std::string memberName = name + ":" + m.name;
             ctx_.archiveMembers.emplace(memberName, std::make_pair(name, m.name));
-            read(MappedFile::view(memberName, m.data), memberName, devrt);
+            readArchiveMember(MappedFile::view(memberName, m.data), memberName, devrt);
         }
         ctx_.keepAlive.push_back(std::move(map));
     }
 
-    // The archives being read, outermost first: bounds the nesting and
-    // catches a thin archive that names itself or an enclosing archive.
-    class ArchiveScope {
-    public:
-        ArchiveScope(InputReader &reader, const std::string &name) : open_(reader.openArchives_) {
-            std::error_code ec;
-            std::string key = fs::weakly_canonical(name, ec).string();
-            if (ec || key.empty())
-                key = name;
-            for (const std::string &outer : open_)
-                if (outer == key)
-                    throw FatalError(name + ": archive includes itself");
-            if (open_.size() >= reader.ctx_.opts.limits.maxArchiveDepth)
-                throw FatalError(name + ": archives nested more than " +
-                                 std::to_string(reader.ctx_.opts.limits.maxArchiveDepth) +
-                                 " deep (--max-archive-depth)");
-            open_.push_back(key);
-        }
-        ~ArchiveScope() { open_.pop_back(); }
-        ArchiveScope(const ArchiveScope &) = delete;
-        ArchiveScope &operator=(const ArchiveScope &) = delete;
+    // nvlink links only the host objects of an archive, told by content
+    // (the member's name is not checked): a cubin, fatbin or PTX member, or
+    // a nested archive, adds nothing, even a definition another input needs
+    // (docs/nvlink-findings.md, Archives).
+    void readArchiveMember(std::unique_ptr<MappedFile> map, const std::string &name,
+                           bool systemLibrary) {
+        InputKind kind = detectInputKind(map->bytes(), name);
+        if (kind != InputKind::HostObject)
+            return ignoreArchiveMember(name, kind);
+        readHostObjectFile(std::move(map), name, systemLibrary);
+    }
 
-    private:
-        std::vector<std::string> &open_;
-    };
+    // nvlink is silent; culd says it, as an info, which -Werror leaves alone.
+    static void ignoreArchiveMember(const std::string &name, InputKind kind) {
+        Diagnostics::get().info("ignoring archive member '" + name + "' (" + inputKindName(kind) +
+                                " content): nvlink links only the host objects of an archive");
+    }
 
     struct Deferred {
         std::unique_ptr<ObjectFile> file;
@@ -335,7 +332,6 @@ private:
     std::vector<Deferred> deferred_;
     uint64_t decompressed_ = 0;              // bytes all fatbin entries decompressed to
     uint64_t archiveMembers_ = 0;            // members of every archive read
-    std::vector<std::string> openArchives_;  // see ArchiveScope
     std::unordered_set<std::string> archivesRead_; // command-line archives, by fileIdentity
 
     static std::string fileIdentity(const std::string &path) {

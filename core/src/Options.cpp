@@ -131,8 +131,6 @@ const OptionSpec optionTable[] = {
     {"threads", "threads", Arg::Value, Support::Yes, "Worker threads (default: all cores)."},
     {"max-decompressed-size", "max-decompressed-size", Arg::Value, Support::Yes,
      "Bytes all compressed fatbin entries of a link may decompress to (default 4 GiB)."},
-    {"max-archive-depth", "max-archive-depth", Arg::Value, Support::Yes,
-     "How deep archives may nest inside archives (default 8)."},
     {"max-archive-members", "max-archive-members", Arg::Value, Support::Yes,
      "Members all archives of a link may hold together (default 1048576)."},
     {"max-output-size", "max-output-size", Arg::Value, Support::Yes,
@@ -438,7 +436,6 @@ Options parseOptions(const std::vector<std::string> &args) {
     };
     count("threads", opts.threads);
     count("max-decompressed-size", opts.limits.maxDecompressedBytes);
-    count("max-archive-depth", opts.limits.maxArchiveDepth);
     count("max-archive-members", opts.limits.maxArchiveMembers);
     count("max-output-size", opts.limits.maxOutputBytes);
     if (vm.count("arch")) {

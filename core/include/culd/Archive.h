@@ -17,6 +17,9 @@ struct ArchiveMember {
     std::string thinPath; // thin archives: path of the member file, relative
                           // paths made relative to the archive's directory
     uint64_t headerOffset = 0; // of the member header in the archive
+    // Thin archives: the member is one of the archive at thinPath (GNU's
+    // "/<name>:<offset>"), not a file of its own.
+    bool inNestedArchive = false;
 };
 
 bool isArchive(ByteView bytes);     // "!<arch>\n"

@@ -11,7 +11,6 @@ namespace culd {
 // raise it (README, "Limits").
 struct InputLimits {
     uint64_t maxDecompressedBytes = uint64_t(4) << 30; // all fatbin entries of a link
-    uint64_t maxArchiveDepth = 8;                      // archives inside archives
     uint64_t maxArchiveMembers = uint64_t(1) << 20;    // members of all archives of a link
     uint64_t maxOutputBytes = uint64_t(4) << 30;       // the output file
 };

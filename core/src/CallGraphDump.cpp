@@ -68,7 +68,8 @@ void dumpCallGraph(Context &ctx) {
     Graph g = buildGraph(ctx);
     bool demangled = ctx.opts.dumpCallgraph;
     std::ostringstream os;
-    os << "callgraph for " << ctx.opts.archText << ":\n"
+    // nvlink names the arch without its suffix: "callgraph for sm_90" for sm_90a.
+    os << "callgraph for sm_" << ctx.opts.sm << ":\n"
        << "# A: s -> B // s (number A) potentially calls B\n"
        << "# s [N]     // s uses N registers\n"
        << "# ^s        // s is entry point\n"

@@ -165,6 +165,7 @@ private:
         std::string sourceName; // for a constructor's spelling
         bool ctorOrDtor = false;
         bool dropped = false;   // nvcc's _INTERNAL_ module qualifier
+        bool deleting = false;  // D0: "~S() [deleting]"
     };
 
     UnqualifiedName unqualifiedName(const std::string &enclosingClass) {
@@ -188,6 +189,7 @@ private:
             u.text = enclosingClass;
             u.ctorOrDtor = true;
         } else if (c == 'D' && (peek(1) == '0' || peek(1) == '1' || peek(1) == '2')) {
+            u.deleting = peek(1) == '0';
             pos += 2;
             u.text = "~" + enclosingClass;
             u.ctorOrDtor = true;
@@ -278,6 +280,8 @@ private:
                     lastSource = u.sourceName;
                 info.ctorOrDtor = u.ctorOrDtor;
                 info.templated = false;
+                if (u.deleting)
+                    info.cvSuffix += " [deleting]";
             }
             first = false;
             if (candidate && !(isFunctionName && peek() == 'E'))
@@ -336,8 +340,13 @@ private:
                 templateArg(args);
         } else if (peek() == 'L') {
             args.push_back(literal());
-        } else if (peek() == 'X') {
-            fail();
+        } else if (consume('X')) {
+            // Only an expression that is a template parameter ("array<int, T1>");
+            // as an expression it is no substitution candidate.
+            if (peek() != 'T')
+                fail();
+            args.push_back(templateParam());
+            expect('E');
         } else {
             args.push_back(type().full());
         }
@@ -515,14 +524,15 @@ private:
 
     TypeText arrayType() {
         expect('A');
-        size_t n = number();
+        // The bound: a number, or a template parameter ("const T1 (&)[T2]").
+        std::string bound = peek() == 'T' ? templateParam() : std::to_string(number());
         expect('_');
         TypeText element = type();
         if (!element.simple())
             fail();
         TypeText t;
         t.left = element.left + " ";
-        t.right = "[" + std::to_string(n) + "]";
+        t.right = "[" + bound + "]";
         return t;
     }
 
@@ -552,9 +562,30 @@ private:
 
 } // namespace
 
+namespace {
+
+// nvcc names a file-static function "__nv_static_<N>_<N characters>_<name>";
+// nvlink demangles <name> (libcudadevrt's memcpy_3d_device kernels).
+std::string_view withoutStaticPrefix(std::string_view name) {
+    std::string_view prefix = "__nv_static_";
+    if (name.substr(0, prefix.size()) != prefix)
+        return name;
+    size_t i = prefix.size(), n = 0;
+    while (i < name.size() && isdigit(static_cast<unsigned char>(name[i])))
+        n = n * 10 + static_cast<size_t>(name[i++] - '0');
+    if (i == prefix.size() || i >= name.size() || name[i] != '_')
+        return name;
+    size_t rest = i + 1 + n;
+    if (rest >= name.size() || name[rest] != '_' || name.substr(rest + 1, 2) != "_Z")
+        return name;
+    return name.substr(rest + 1);
+}
+
+} // namespace
+
 std::string demangleForCallGraph(std::string_view name) {
     // A clone's "$N" suffix (nvlink's "name$5") is not part of the name.
-    std::string_view base = name;
+    std::string_view base = withoutStaticPrefix(name);
     size_t dollar = base.find('$');
     if (dollar != std::string_view::npos && dollar + 1 < base.size() &&
         base.find_first_not_of("0123456789", dollar + 1) == std::string_view::npos)
@@ -564,7 +595,7 @@ std::string demangleForCallGraph(std::string_view name) {
     try {
         return Demangler(base.substr(2)).encodingOnly();
     } catch (const Failure &) {
-        return demangleForMessage(name);
+        return demangleForMessage(base);
     }
 }
 

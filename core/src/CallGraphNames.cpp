@@ -12,9 +12,10 @@
 //     module qualifier is dropped;
 //   * a lambda is "[lambda(int) (instance N)]" (N is its index, from 1);
 //   * an operator is "operator <" (blank before the symbol).
-// Constructs not measured (decltype, conversion operators, ABI tags, most
-// standard abbreviations, …) make the parser give up; the caller then falls
-// back to demangleForMessage, the spelling nvlink's messages use.
+//   * decltype is "decltype((param#1+(int)1))".
+// Constructs not measured (conversion operators, ABI tags, most standard
+// abbreviations, …) make the parser give up; the caller then falls back to
+// demangleForMessage, the spelling nvlink's messages use.
 #include "culd/SymbolNames.h"
 
 #include <cctype>
@@ -441,6 +442,13 @@ private:
             t.noBlank = false;
             break;
         case 'D':
+            if (peek(1) == 'T' || peek(1) == 't') {
+                // nvlink: "decltype((param#1+(int)1))", for DT and Dt alike.
+                pos += 2;
+                t.left = "decltype((" + expression().text + "))";
+                expect('E');
+                break;
+            }
             if (peek(1) != 'p')
                 fail();
             pos += 2;
@@ -469,6 +477,90 @@ private:
         }
         addSub(t);
         return t;
+    }
+
+    // An expression as nvlink writes it in a decltype: binary operators
+    // without blanks and never parenthesised, even where precedence needs it
+    // (x * (y + 1) is "param#1*param#2+(int)1"); casts as "(T1)param#1";
+    // member calls as "(param#1.get)()". The operand of a unary operator,
+    // cast or call being a binary expression is not measured: not modelled.
+    struct Expr {
+        std::string text;
+        bool binary = false;
+        bool memberAccess = false;
+    };
+
+    Expr expression() {
+        Expr e;
+        if (consume("fp")) {
+            size_t n = 1;
+            if (!consume('_')) {
+                n = number() + 2;
+                expect('_');
+            }
+            e.text = "param#" + std::to_string(n);
+        } else if (peek() == 'L') {
+            e.text = literal();
+        } else if (peek() == 'T') {
+            e.text = templateParam(); // no substitution candidate here
+        } else if (isdigit(static_cast<unsigned char>(peek()))) {
+            e.text = unqualifiedName("").text;
+        } else if (consume("cv")) {
+            std::string to = type().full();
+            e.text = "(" + to + ")" + operand(expression());
+        } else if (consume("cl")) {
+            Expr callee = expression();
+            std::string args;
+            while (!consume('E'))
+                args += (args.empty() ? "" : ", ") + expression().text;
+            e.text = (callee.memberAccess ? "(" + callee.text + ")" : operand(callee)) + "(" +
+                     args + ")";
+        } else if (consume("dt")) {
+            std::string object = operand(expression());
+            if (!isdigit(static_cast<unsigned char>(peek())))
+                fail();
+            e.text = object + "." + unqualifiedName("").text;
+            e.memberAccess = true;
+        } else if (const char *op = unaryOperator()) {
+            e.text = op + operand(expression());
+        } else {
+            const char *symbol = binaryOperator();
+            Expr left = expression();
+            e.text = left.text + symbol + expression().text;
+            e.binary = true;
+        }
+        return e;
+    }
+
+    // An operand of a unary operator, cast or call: no binary expression.
+    static std::string operand(const Expr &e) {
+        if (e.binary)
+            fail();
+        return e.text;
+    }
+
+    const char *unaryOperator() {
+        static const struct {
+            const char *code, *symbol;
+        } table[] = {{"ng", "-"}, {"ps", "+"}, {"nt", "!"}, {"co", "~"}, {"de", "*"}, {"ad", "&"}};
+        for (const auto &op : table)
+            if (consume(std::string_view(op.code, 2)))
+                return op.symbol;
+        return nullptr;
+    }
+
+    const char *binaryOperator() {
+        static const struct {
+            const char *code, *symbol;
+        } table[] = {
+            {"ml", "*"},  {"dv", "/"},  {"rm", "%"},  {"pl", "+"},  {"mi", "-"},  {"ls", "<<"},
+            {"rs", ">>"}, {"lt", "<"},  {"gt", ">"},  {"le", "<="}, {"ge", ">="}, {"eq", "=="},
+            {"ne", "!="}, {"an", "&"},  {"eo", "^"},  {"or", "|"},  {"aa", "&&"}, {"oo", "||"},
+        };
+        for (const auto &op : table)
+            if (consume(std::string_view(op.code, 2)))
+                return op.symbol;
+        fail();
     }
 
     TypeText qualified() {

@@ -564,7 +564,6 @@ private:
     }
 
     TypeText qualified() {
-        std::string cv;
         bool isConst = false, isVolatile = false;
         while (peek() == 'K' || peek() == 'V' || peek() == 'r') {
             char q = in[pos++];
@@ -575,7 +574,7 @@ private:
         TypeText inner = type();
         if (!inner.simple())
             fail();
-        cv = std::string(isConst ? "const" : "") + (isConst && isVolatile ? " " : "") +
+        std::string cv = std::string(isConst ? "const" : "") + (isConst && isVolatile ? " " : "") +
              (isVolatile ? "volatile" : "");
         char last = inner.left.empty() ? '\0' : inner.left.back();
         if (last == '*' || last == '&')
@@ -638,16 +637,19 @@ private:
             ++pos;
         }
         TypeText member = type();
-        if (!cv.empty() && member.simple())
-            fail();
         TypeText t;
-        std::string pointer = " :: " + cls + "::*";
         if (member.simple()) {
+            if (!cv.empty())
+                fail();
             t.left = member.left + "  :: " + cls + "::*";
             return t;
         }
-        t.left = member.left + "(" + pointer;
-        t.right = ")" + member.right + cv;
+        if (!cv.empty()) {
+            member.right += cv;
+            addSub(member); // the cv-qualified function type is a candidate too
+        }
+        t.left = member.left + "( :: " + cls + "::*";
+        t.right = ")" + member.right;
         return t;
     }
 };

@@ -10,9 +10,8 @@
 //   2: &pointed(int) [24] -> 1
 // A function "potentially calls" its direct callees and, when it makes an
 // indirect call, every address-taken function with the same prototype.
-// Like nvlink, the dump goes to stderr. nvlink's own demangler writes a
-// template's dependent return type as `T1` and pointers as `float *`; culd
-// uses the C++ runtime's demangler, so such names read differently.
+// Like nvlink, the dump goes to stderr, names spelled as nvlink's own
+// demangler writes them (demangleForCallGraph).
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
@@ -69,7 +68,8 @@ void dumpCallGraph(Context &ctx) {
     Graph g = buildGraph(ctx);
     bool demangled = ctx.opts.dumpCallgraph;
     std::ostringstream os;
-    os << "callgraph for " << ctx.opts.archText << ":\n"
+    // nvlink names the arch without its suffix: "callgraph for sm_90" for sm_90a.
+    os << "callgraph for sm_" << ctx.opts.sm << ":\n"
        << "# A: s -> B // s (number A) potentially calls B\n"
        << "# s [N]     // s uses N registers\n"
        << "# ^s        // s is entry point\n"
@@ -80,7 +80,7 @@ void dumpCallGraph(Context &ctx) {
             os << '^';
         else if (f->func && f->func->addressTaken)
             os << '&';
-        os << (demangled ? demangleForMessage(f->name) : std::string(f->name)) << " ["
+        os << (demangled ? demangleForCallGraph(f->name) : std::string(f->name)) << " ["
            << (f->func ? f->func->regCount : 0) << "] ->";
         for (size_t callee : g.calls[f])
             os << ' ' << callee;

@@ -14,6 +14,11 @@ std::string demangle(std::string_view name);
 // and '&' ("kk(int *)"); the name itself when it does not demangle.
 std::string demangleForMessage(std::string_view name);
 
+// A function name as nvlink's --dump-callgraph writes it: its own
+// demangler's spelling ("T1 ns::twice<float>(T1)"); demangleForMessage's
+// where culd does not model the name (CallGraphNames.cpp).
+std::string demangleForCallGraph(std::string_view name);
+
 // "mid(int) (_Z3midi)" for a mangled name, the name alone otherwise.
 std::string describeSymbolName(std::string_view name);
 

@@ -37,4 +37,34 @@ inline std::string linkInProcess(const std::vector<std::string> &args) {
     return "ok";
 }
 
+// A link's result (as linkInProcess) and the lines it reported.
+struct ReportedLink {
+    std::string result, lines;
+};
+
+inline ReportedLink linkReporting(const std::vector<std::string> &args) {
+    ReportedLink r;
+    Diagnostics diagnostics([&r](Severity, const std::string &line) { r.lines += line; });
+    DiagnosticsScope scope(diagnostics);
+    r.result = linkInProcess(args);
+    return r;
+}
+
+// An ar archive of `members` (name, bytes), as GNU ar writes one.
+inline std::vector<uint8_t>
+makeArchive(const std::vector<std::pair<std::string, std::vector<uint8_t>>> &members) {
+    std::string text = "!<arch>\n";
+    for (const auto &[name, bytes] : members) {
+        std::string header = name + "/";
+        header.resize(16, ' ');
+        std::string size = std::to_string(bytes.size());
+        size.resize(10, ' ');
+        text += header + "0           0     0     644     " + size + "`\n";
+        text.append(bytes.begin(), bytes.end());
+        if (text.size() & 1)
+            text += '\n';
+    }
+    return std::vector<uint8_t>(text.begin(), text.end());
+}
+
 } // namespace culd::test

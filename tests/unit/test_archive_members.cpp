@@ -9,52 +9,14 @@
 
 #include <catch2/catch.hpp>
 
-#include <fstream>
-
 using namespace culd;
 using namespace culd::test;
-
-namespace {
-
-std::vector<uint8_t> bytesOf(const fs::path &path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-// A one-member ar archive, as GNU ar writes it.
-void writeArchive(const fs::path &path, const std::string &memberName,
-                  const std::vector<uint8_t> &member) {
-    std::string header = memberName + "/";
-    header.resize(16, ' ');
-    std::string size = std::to_string(member.size());
-    size.resize(10, ' ');
-    header += "0           0     0     644     " + size + "`\n";
-    std::ofstream out(path, std::ios::binary);
-    out << "!<arch>\n" << header;
-    out.write(reinterpret_cast<const char *>(member.data()), std::streamsize(member.size()));
-    if (member.size() & 1)
-        out << '\n';
-}
-
-struct Reported {
-    std::string result, lines;
-};
-
-Reported linkReporting(const std::vector<std::string> &args) {
-    Reported r;
-    Diagnostics diagnostics([&r](Severity, const std::string &line) { r.lines += line; });
-    DiagnosticsScope scope(diagnostics);
-    r.result = linkInProcess(args);
-    return r;
-}
-
-} // namespace
 
 TEST_CASE("archives: a cubin member adds nothing, as in nvlink", "[archive]") {
     TempDir dir;
     const std::string lib = (dir / "liblib.a").string();
-    writeArchive(lib, "lib.cubin", bytesOf(crossFileLib()));
-    Reported r = linkReporting(
+    writeFile(lib, makeArchive({{"lib.cubin", readFile(crossFileLib())}}));
+    ReportedLink r = linkReporting(
         {"-arch=sm_80", crossFileMain().string(), lib, "-o", (dir / "out.cubin").string()});
     // nvlink: "Undefined reference to '_Z5scalefi' in 'main.cubin'", exit 255.
     CHECK(r.lines.find("culd info : ignoring archive member '" + lib +
@@ -71,13 +33,13 @@ TEST_CASE("archives: a host object member links whatever its name", "[archive]")
     // Named .cubin inside the archive: the name is not checked for members
     // (on the command line nvlink refuses a .cubin that is no cubin).
     const std::string lib = (dir / "libops.a").string();
-    writeArchive(lib, "ops.cubin", bytesOf(fixture / "ops.o"));
+    writeFile(lib, makeArchive({{"ops.cubin", readFile(fixture / "ops.o")}}));
     const std::string viaArchive = (dir / "archive.cubin").string();
     const std::string direct = (dir / "direct.cubin").string();
-    Reported r = linkReporting({"-arch=sm_80", (fixture / "main.o").string(), lib, "-o", viaArchive});
+    ReportedLink r = linkReporting({"-arch=sm_80", (fixture / "main.o").string(), lib, "-o", viaArchive});
     CHECK(r.result == "ok");
     CHECK(r.lines.empty());
     CHECK(linkInProcess({"-arch=sm_80", (fixture / "main.o").string(), (fixture / "ops.o").string(),
                          "-o", direct}) == "ok");
-    CHECK(bytesOf(viaArchive) == bytesOf(direct));
+    CHECK(readFile(viaArchive) == readFile(direct));
 }

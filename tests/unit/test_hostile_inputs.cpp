@@ -170,38 +170,6 @@ TEST_CASE("hostile: shared variables' alignment and size are checked", "[hostile
               "': alignment (st_value) 3298534883332 is not a power of two up to 16777216");
 }
 
-// An ar archive of `members` (name, bytes), as GNU ar writes one.
-std::vector<uint8_t> makeArchive(const std::vector<std::pair<std::string, std::vector<uint8_t>>> &members) {
-    std::vector<uint8_t> out;
-    for (char c : std::string("!<arch>\n"))
-        out.push_back(static_cast<uint8_t>(c));
-    for (const auto &[name, bytes] : members) {
-        std::string h = name + "/";
-        h.resize(16, ' ');
-        std::string size = std::to_string(bytes.size());
-        size.resize(10, ' ');
-        h += "0           0     0     644     " + size + "`\n";
-        out.insert(out.end(), h.begin(), h.end());
-        out.insert(out.end(), bytes.begin(), bytes.end());
-        if (out.size() & 1)
-            out.push_back('\n');
-    }
-    return out;
-}
-
-// The lines a link reports, with its result.
-struct Reported {
-    std::string result, lines;
-};
-
-Reported linkReporting(const std::vector<std::string> &args) {
-    Reported r;
-    Diagnostics diagnostics([&r](Severity, const std::string &line) { r.lines += line; });
-    DiagnosticsScope scope(diagnostics);
-    r.result = link(args);
-    return r;
-}
-
 TEST_CASE("hostile: a thin archive that names itself is ignored, as nvlink ignores it",
           "[hostile]") {
     // It once recursed until the stack overflowed. nvlink links only the
@@ -213,7 +181,7 @@ TEST_CASE("hostile: a thin archive that names itself is ignored, as nvlink ignor
     std::string archive = "!<thin>\n" + header;
     const std::string self = (dir / "self.a").string();
     writeFile(self, std::vector<uint8_t>(archive.begin(), archive.end()));
-    Reported r = linkReporting({"-arch=sm_80", self, "-o", (dir / "out.cubin").string()});
+    ReportedLink r = linkReporting({"-arch=sm_80", self, "-o", (dir / "out.cubin").string()});
     CHECK(r.result == "ok");
     CHECK(r.lines == "culd info : ignoring archive member '" + self +
                          "' (thin archive content): nvlink links only the host objects of an "
@@ -228,7 +196,7 @@ TEST_CASE("hostile: nested archives are ignored; member counts are bounded", "[h
     const std::string deep = (dir / "deep.a").string();
     writeFile(deep, nested);
     const std::string out = (dir / "out.cubin").string();
-    Reported r = linkReporting({"-arch=sm_80", deep, "-o", out});
+    ReportedLink r = linkReporting({"-arch=sm_80", deep, "-o", out});
     CHECK(r.result == "ok");
     CHECK(r.lines == "culd info : ignoring archive member '" + deep +
                          ":n2.a' (archive content): nvlink links only the host objects of an "

@@ -115,6 +115,30 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
+// Compiles the whole program's PTX. A function it calls that no LTO input
+// defines (libcudadevrt's device runtime, for one; ptxas resolves its own
+// built-ins such as vprintf and malloc) needs non-LTO code: nvlink then
+// compiles the PTX as relocatable code and links it with that code, a
+// partial LTO that culd does not model.
+std::vector<uint8_t> compileLinkedPtx(const Options &opts, const std::string &ptx,
+                                      const std::string &ptxas) {
+    try {
+        return compileWholeProgramPtx(ptx, "lto.ptx", opts.archText, ptxas, ptxasOptions(opts));
+    } catch (const FatalError &e) {
+        static const std::string kUnresolved = "Unresolved extern function '";
+        const std::string message = e.what();
+        const size_t at = message.find(kUnresolved);
+        if (at == std::string::npos)
+            throw;
+        const size_t start = at + kUnresolved.size();
+        throw FatalError("link-time optimisation: the LTO code calls '" +
+                         message.substr(start, message.find('\'', start) - start) +
+                         "', which no LTO input defines (libcudadevrt's device runtime, say): "
+                         "partial link-time optimisation (LTO IR mixed with non-LTO inputs) is "
+                         "not supported yet");
+    }
+}
+
 void writeResult(const Options &opts, std::vector<uint8_t> bytes, const char *what) {
     if (bytes.size() > opts.limits.maxOutputBytes)
         throw FatalError(std::string("the ") + what + " is " + std::to_string(bytes.size()) +
@@ -151,6 +175,9 @@ void linkTimeOptimize(Context &ctx) {
     // into PTX (nvlink: libnvvm, "cicc" in -time).
     TimedStep nvvm(opts, "lto.nvvm", "cicc", "lto.ptx");
     const std::string ptxas = findPtxas(opts.ptxasPath);
+    if (ptxas.empty() && !opts.emitPtx)
+        throw FatalError("link-time optimisation needs ptxas to compile the linked PTX, and none "
+                         "was found (use --ptxas-path, CUDA_HOME, or PATH)");
     NvJitLink jitLink(nvJitLinkCandidates(opts.nvvmPath, ptxas), jitLinkOptions(opts));
     for (const Context::LtoInput &input : ctx.ltoInputs)
         jitLink.add(input.type, input.bytes, input.name);
@@ -170,8 +197,7 @@ void linkTimeOptimize(Context &ctx) {
     // Step 2: ptxas compiles the whole program; its cubin is the output
     // (nothing is left to link: libcudadevrt is not needed).
     TimedStep compile(opts, "lto.ptx", "ptxas", "lto.cubin");
-    std::vector<uint8_t> cubin =
-        compileWholeProgramPtx(ptx, "lto.ptx", opts.archText, ptxas, ptxasOptions(opts));
+    std::vector<uint8_t> cubin = compileLinkedPtx(opts, ptx, ptxas);
     compile.done();
     writeResult(opts, std::move(cubin), "linked cubin");
 }

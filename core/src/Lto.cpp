@@ -55,7 +55,11 @@ void refuseOptionsLtoIgnores(const Options &opts) {
 
 // nvJitLink's spelling of nvlink's LTO options. nvlink gives libnvvm
 // -maxreg, -split-compile and the -Xnvvm options; nvJitLink passes its own
-// equivalents on to libnvvm.
+// equivalents on to libnvvm. For sm_90a nvlink 13.0 has libnvvm write PTX
+// for `.target sm_90` (only its ptxas gets sm_90a), so arch-specific
+// instructions fail in its ptxas; nvJitLink refuses lto_90a inputs for
+// sm_90, so culd asks for sm_90a: the cubin is nvlink's wherever nvlink
+// links, and -emit-ptx differs in the `.target` line only.
 std::vector<std::string> jitLinkOptions(const Options &opts) {
     std::vector<std::string> out{"-arch=" + opts.archText, "-lto", "-ptx"};
     if (opts.maxRegCount)

@@ -120,8 +120,7 @@ private:
                 ctx_.keepAlive.push_back(std::move(map));
                 return;
             }
-            throw FatalError(name + ": LTO IR input requires -lto (link-time optimization), "
-                                    "which culd does not support yet");
+            throw FatalError(name + ": LTO IR input requires -lto (link-time optimization)");
         case InputKind::SharedObject:
             spdlog::debug("ignore input {}", name);
             return;
@@ -243,8 +242,7 @@ private:
         if (!entry) {
             for (const FatbinEntry &e : entries)
                 if (e.isLtoIr() && ptxCompilesFor(e.sm, e.suffix, target))
-                    throw FatalError("LTO objects found, use -dlto (in '" + name +
-                                     "'; culd does not support link-time optimization yet)");
+                    throw FatalError("LTO objects found, use -dlto (in '" + name + "')");
             if (!ctx_.opts.suppressArchWarning)
                 Diagnostics::get().warning("SM Arch ('" + ctx_.opts.archText +
                                            "') not found in '" + name + "'");

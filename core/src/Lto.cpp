@@ -8,9 +8,11 @@
 // program): the cubin is byte-identical to nvlink's (docs/nvlink-findings.md,
 // "Link-time optimisation").
 //
-// Not modelled, and refused: partial LTO (LTO IR mixed with cubins or PTX;
-// nvlink compiles the LTO part separately and links it with the rest) and
-// the options of culd's own passes, which an LTO link does not run.
+// Not modelled, and refused: partial LTO (LTO IR mixed with cubins, PTX or
+// objects without LTO IR, or LTO code calling libcudadevrt; nvlink compiles
+// the LTO part as device-c code and links it with the rest, which
+// nvJitLink's whole-program PTX cannot reproduce) and the options of culd's
+// own passes, which an LTO link does not run.
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"

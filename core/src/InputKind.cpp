@@ -18,6 +18,7 @@ constexpr uint16_t kEtDyn = 3;
 constexpr uint32_t kNvvmWrapperMagic = 0x1EE55A01;   // "01 5A E5 1E"
 constexpr uint32_t kLlvmBitcodeMagic = 0xDEC04342;   // "BC C0 DE"
 constexpr uint32_t kLlvmBitcodeWrapper = 0x0B17C0DE; // bitcode wrapper header
+constexpr uint32_t kLtoIrFileMagic = 0x7F4E43ED;     // "ED 43 4E 7F": nvcc's .ltoir files
 
 uint32_t loadU32(const uint8_t *p) {
     uint32_t v;
@@ -74,7 +75,8 @@ bool looksLikeNvvmIr(ByteView bytes) {
     if (bytes.size < 4)
         return false;
     const uint32_t first = loadU32(bytes.data);
-    if (first == kNvvmWrapperMagic || first == kLlvmBitcodeMagic || first == kLlvmBitcodeWrapper)
+    if (first == kNvvmWrapperMagic || first == kLlvmBitcodeMagic || first == kLlvmBitcodeWrapper ||
+        first == kLtoIrFileMagic)
         return true;
     // The wrapper may follow four zero bytes.
     return first == 0 && bytes.size >= 8 && loadU32(bytes.data + 4) == kNvvmWrapperMagic;

@@ -10,6 +10,9 @@
 //                    still undefined (or with --keep-system-libraries); other
 //                    members (cubins, fatbins, PTX, archives) are ignored
 //   PTX              compiled with ptxas
+//   LTO IR           with -lto, collected for link-time optimisation
+//                    (Lto.cpp); so are host objects and fatbins whose entry
+//                    for the target is LTO IR
 //   shared objects and anything unknown are ignored
 #include "culd/Archive.h"
 #include "culd/Context.h"
@@ -113,8 +116,12 @@ private:
                                       map->bytes().size),
                           name);
         case InputKind::LtoIr:
-            throw FatalError(name + ": LTO IR input requires -lto (link-time optimization), "
-                                    "which culd does not support yet");
+            if (ctx_.opts.lto) {
+                ctx_.ltoInputs.push_back({name, map->bytes(), JitLinkInput::LtoIr});
+                ctx_.keepAlive.push_back(std::move(map));
+                return;
+            }
+            throw FatalError(name + ": LTO IR input requires -lto (link-time optimization)");
         case InputKind::SharedObject:
             spdlog::debug("ignore input {}", name);
             return;
@@ -157,6 +164,10 @@ private:
             spdlog::debug("ignore input {}: not a relocatable ELF64 little-endian cubin", name);
             return;
         }
+        // nvlink's words; libcudadevrt (held back here) is not named.
+        if (ctx_.opts.lto && !deferring_)
+            Diagnostics::get().info("requested LTO but '" + name +
+                                    "' not built for LTO so doing partial LTO");
         std::unique_ptr<ObjectFile> file = ObjectFile::fromBytes(std::move(map), name, order_++);
         checkCudaVersions(name, file->elf(), ctx_.opts.cudaApiVersion);
         if (!ctx_.target.acceptsInputSm(file->sm()))
@@ -199,39 +210,47 @@ private:
         ctx_.keepAlive.push_back(std::move(map));
         if (systemLibrary && !ctx_.opts.keepSystemLibraries) {
             deferring_ = true;
-            readEntries(info.entries, name);
+            readEntries(info.entries, name, {name, elf.bytes(), JitLinkInput::Object});
             deferring_ = false;
             if (pending_)
                 deferred_.push_back({std::move(pending_), std::move(module)});
             return;
         }
-        size_t before = ctx_.files.size();
-        readEntries(info.entries, name);
-        if (ctx_.files.size() > before)
+        size_t before = ctx_.files.size(), ltoBefore = ctx_.ltoInputs.size();
+        readEntries(info.entries, name, {name, elf.bytes(), JitLinkInput::Object});
+        if (ctx_.files.size() > before || ctx_.ltoInputs.size() > ltoBefore)
             ctx_.hostModules.push_back(std::move(module));
     }
 
     void readFatbin(std::unique_ptr<MappedFile> map, const std::string &name) {
         std::vector<FatbinEntry> entries = parseFatbin(map->bytes(), name);
+        const ByteView bytes = map->bytes();
         ctx_.keepAlive.push_back(std::move(map)); // the entries view into it
-        readEntries(entries, name);
+        readEntries(entries, name, {name, bytes, JitLinkInput::Fatbin});
     }
 
     // The entry nvlink would choose for the target, decompressed, linked.
-    void readEntries(const std::vector<FatbinEntry> &entries, const std::string &name) {
+    // With -lto an LTO IR entry wins, and `container` (the host object or
+    // fatbin holding the entries) joins the link-time optimisation.
+    void readEntries(const std::vector<FatbinEntry> &entries, const std::string &name,
+                     const Context::LtoInput &container) {
         FatbinTarget target{ctx_.target.sm(), ctx_.opts.archSuffix};
         FatbinSelectOptions select;
+        select.wantLtoIr = ctx_.opts.lto;
         const Target &arch = ctx_.target;
         select.cubinCompatible = [&arch](uint32_t sm, char) { return arch.acceptsInputSm(sm); };
         const FatbinEntry *entry = selectEntry(entries, target, select);
         if (!entry) {
             for (const FatbinEntry &e : entries)
                 if (e.isLtoIr() && ptxCompilesFor(e.sm, e.suffix, target))
-                    throw FatalError("LTO objects found, use -dlto (in '" + name +
-                                     "'; culd does not support link-time optimization yet)");
+                    throw FatalError("LTO objects found, use -dlto (in '" + name + "')");
             if (!ctx_.opts.suppressArchWarning)
                 Diagnostics::get().warning("SM Arch ('" + ctx_.opts.archText +
                                            "') not found in '" + name + "'");
+            return;
+        }
+        if (entry->isLtoIr()) {
+            ctx_.ltoInputs.push_back(container);
             return;
         }
         std::vector<uint8_t> bytes = entry->compressed()

@@ -111,6 +111,12 @@ void runLink(const Options &opts, const Plugin &plugin) {
                                    "' and may not work as expected");
 
     run("read", ctx, readInputs);
+    if (isLtoLink(ctx)) {
+        run("lto", ctx, linkTimeOptimize);
+        if (!opts.registerLinkBinaries.empty())
+            writeRegistrationFile(ctx);
+        return;
+    }
     run("resolve", ctx, resolveSymbols);
     if (!opts.traceSymbols.empty())
         run("trace-symbol", ctx, traceSymbols);

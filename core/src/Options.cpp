@@ -95,18 +95,21 @@ const OptionSpec optionTable[] = {
      "Drop debug information."},
     {"device-stack-protector", "device-stack-protector", Arg::OptionalBool, Support::NotYet,
      "Enable stack protectors."},
-    {"link-time-opt", "lto", Arg::None, Support::NotYet, "Link-time optimisation."},
-    {"dlto", "dlto", Arg::None, Support::NotYet, "Link-time optimisation (alias of -lto)."},
-    {"nvvmpath", "nvvmpath", Arg::Value, Support::NotYet, "Path to libnvvm."},
-    {"Xnvvm", "Xnvvm", Arg::Value, Support::NotYet, "Options for nvvm (LTO)."},
-    {"Xptxas", "Xptxas", Arg::Value, Support::NotYet, "Options for ptxas (LTO)."},
+    {"link-time-opt", "lto", Arg::None, Support::Yes,
+     "Link-time optimisation: every input's LTO IR through libnvJitLink, then ptxas."},
+    {"dlto", "dlto", Arg::None, Support::Yes, "Link-time optimisation (alias of -lto)."},
+    {"nvvmpath", "nvvmpath", Arg::Value, Support::Yes,
+     "Toolkit nvvm folder: libnvJitLink is looked for in <path>/../lib64 and <path>/lib64."},
+    {"Xnvvm", "Xnvvm", Arg::Value, Support::Yes, "Options for nvvm (only used with LTO)."},
+    {"Xptxas", "Xptxas", Arg::Value, Support::Yes, "Options for ptxas (only used with LTO)."},
     {"maxrregcount", "maxrregcount", Arg::Value, Support::Yes,
-     "Max registers (only used with LTO: accepted and ignored, as nvlink does)."},
+     "Max registers (only used with LTO: accepted and ignored otherwise, as nvlink does)."},
     {"Ofast-compile", "Ofc", Arg::Value, Support::NotYet, "Fast-compile level (LTO)."},
-    {"split-compile", "split-compile", Arg::Value, Support::NotYet, "Split compilation (LTO)."},
-    {"split-compile-extended", "split-compile-extended", Arg::Value, Support::NotYet,
-     "Extended split compilation (LTO)."},
-    {"emit-ptx", "emit-ptx", Arg::None, Support::NotYet, "Keep LTO PTX."},
+    {"split-compile", "split-compile", Arg::Value, Support::Yes,
+     "Threads nvvm and ptxas may use (only used with LTO)."},
+    {"split-compile-extended", "split-compile-extended", Arg::Value, Support::Yes,
+     "Extended split compilation (only used with LTO)."},
+    {"emit-ptx", "emit-ptx", Arg::None, Support::Yes, "With LTO, write the linked PTX to -o."},
     {"force-whole-lto", "force-whole-lto", Arg::None, Support::NotYet, "Whole-program LTO."},
     {"force-partial-lto", "force-partial-lto", Arg::None, Support::NotYet, "Partial LTO."},
     {"uidx-file", "uidx-file", Arg::Value, Support::NotYet, "Unified index file (UFT/UDT)."},
@@ -314,6 +317,36 @@ uint32_t parseCudaApiVersion(const std::string &text) {
     return major * 10;
 }
 
+// The link-time-optimisation options; nvlink takes all but -lto/-dlto
+// without LTO and ignores them there, as culd does.
+void parseLtoOptions(const po::variables_map &vm, Options &opts) {
+    auto values = [&](const char *name) {
+        return vm.count(name) ? vm[name].as<std::vector<std::string>>()
+                              : std::vector<std::string>{};
+    };
+    auto single = [&](const char *name) -> std::string {
+        std::vector<std::string> v = values(name);
+        return v.empty() ? std::string() : v.back();
+    };
+    auto number = [&](const char *name, uint32_t &field) {
+        if (vm.count(name))
+            field = static_cast<uint32_t>(parseCount(name, single(name)));
+    };
+    opts.lto = vm.count("link-time-opt") || vm.count("dlto");
+    opts.nvvmPath = single("nvvmpath");
+    opts.emitPtx = vm.count("emit-ptx");
+    opts.xnvvm = splitCommaLists(values("Xnvvm"));
+    // nvcc passes "-Xptxas "-v "": one value of space-separated words.
+    for (const std::string &list : splitCommaLists(values("Xptxas"))) {
+        std::istringstream words(list);
+        for (std::string word; words >> word;)
+            opts.xptxas.push_back(word);
+    }
+    number("maxrregcount", opts.maxRegCount);
+    number("split-compile", opts.splitCompile);
+    number("split-compile-extended", opts.splitCompileExtended);
+}
+
 } // namespace
 
 LinkCommandLine splitLinkCommandLine(const std::vector<std::string> &args) {
@@ -415,6 +448,7 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.ptxasPath = single("ptxas-path");
     opts.registerLinkBinaries = single("register-link-binaries");
     opts.timeFile = single("time");
+    parseLtoOptions(vm, opts);
     if (vm.count("tool-name"))
         opts.toolName = single("tool-name");
     if (vm.count("cuda-api-version"))

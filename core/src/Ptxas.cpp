@@ -67,17 +67,25 @@ std::string findPtxas(const std::string &explicitPath) {
     return {};
 }
 
-std::vector<uint8_t> compilePtx(const std::string &ptx, const std::string &name,
-                                const std::string &archText, const std::string &ptxasPath) {
+namespace {
+
+// Runs ptxas on `ptx` with `options` before the input and output names;
+// returns the cubin. `what` says why ptxas is needed, for the message
+// when there is none.
+std::vector<uint8_t> runPtxas(const std::string &ptx, const std::string &name,
+                              const std::string &what, const std::string &ptxasPath,
+                              const std::vector<std::string> &options) {
     if (ptxasPath.empty())
-        throw FatalError(name + ": PTX input needs ptxas to be compiled for " + archText +
+        throw FatalError(name + ": " + what +
                          ", and none was found (use --ptxas-path, CUDA_HOME, or PATH)");
     ScratchDir dir;
     fs::path in = dir.path() / "input.ptx", out = dir.path() / "output.cubin";
     // PTX in fatbins is NUL-terminated; ptxas reads a NUL as a premature EOF.
     std::ofstream(in, std::ios::binary) << ptx.substr(0, ptx.find('\0'));
-    ProcessResult ptxas = runProcess(
-        {ptxasPath, "-arch=" + archText, "-m64", "-c", in.string(), "-o", out.string()}, true);
+    std::vector<std::string> args{ptxasPath};
+    args.insert(args.end(), options.begin(), options.end());
+    args.insert(args.end(), {in.string(), "-o", out.string()});
+    ProcessResult ptxas = runProcess(args, true);
     if (ptxas.exitCode != 0) {
         const std::string &messages = ptxas.output;
         throw FatalError(name + ": ptxas failed (" +
@@ -87,6 +95,23 @@ std::vector<uint8_t> compilePtx(const std::string &ptx, const std::string &name,
     }
     std::string bytes = readText(out);
     return std::vector<uint8_t>(bytes.begin(), bytes.end());
+}
+
+} // namespace
+
+std::vector<uint8_t> compilePtx(const std::string &ptx, const std::string &name,
+                                const std::string &archText, const std::string &ptxasPath) {
+    return runPtxas(ptx, name, "PTX input needs ptxas to be compiled for " + archText, ptxasPath,
+                    {"-arch=" + archText, "-m64", "-c"});
+}
+
+std::vector<uint8_t> compileWholeProgramPtx(const std::string &ptx, const std::string &name,
+                                            const std::string &archText,
+                                            const std::string &ptxasPath,
+                                            const std::vector<std::string> &extraOptions) {
+    std::vector<std::string> options{"-arch", archText, "-m", "64"};
+    options.insert(options.end(), extraOptions.begin(), extraOptions.end());
+    return runPtxas(ptx, name, "link-time optimisation needs ptxas to compile the linked PTX", ptxasPath, options);
 }
 
 } // namespace culd

@@ -38,6 +38,9 @@ struct culdLink {
     bool exitStatusKnown = false;
     int exitStatus = culd::kExitFatal;
     std::vector<uint8_t> cubin;
+    // An LTO link's PTX (-lto), as nvJitLinkGetLinkedPtx returns it; empty
+    // when no LTO IR was linked.
+    std::string ptx;
     std::string errorLog, infoLog;
 
     void logError(const std::string &message) {
@@ -71,6 +74,7 @@ bool kindMatches(culdLinkInputType type, InputKind kind) {
     case CULDLINK_INPUT_OBJECT: return kind == InputKind::HostObject;
     case CULDLINK_INPUT_LIBRARY:
         return kind == InputKind::Archive || kind == InputKind::ThinArchive;
+    case CULDLINK_INPUT_LTOIR: return kind == InputKind::LtoIr;
     default: return false;
     }
 }
@@ -82,6 +86,7 @@ const char *typeName(culdLinkInputType type) {
     case CULDLINK_INPUT_FATBIN: return "CULDLINK_INPUT_FATBIN";
     case CULDLINK_INPUT_OBJECT: return "CULDLINK_INPUT_OBJECT";
     case CULDLINK_INPUT_LIBRARY: return "CULDLINK_INPUT_LIBRARY";
+    case CULDLINK_INPUT_LTOIR: return "CULDLINK_INPUT_LTOIR";
     default: return "?";
     }
 }
@@ -92,8 +97,9 @@ culdLinkResult checkInput(culdLink &h, culdLinkInputType type, culd::ByteView by
                           const std::string &name) {
     switch (type) {
     case CULDLINK_INPUT_LTOIR:
-        h.logError(name + ": LTO IR input requires -lto (link-time optimization), which culd "
-                          "does not support yet");
+        if (h.options.lto)
+            break; // checked against its content below
+        h.logError(name + ": LTO IR input requires -lto (link-time optimization)");
         return CULDLINK_ERROR_LTO_NOT_ENABLED;
     case CULDLINK_INPUT_INDEX:
         h.logError(name + ": index files are not supported by culd");
@@ -262,6 +268,7 @@ culdLinkResult culdLinkComplete(culdLinkHandle handle) {
                                              : culd::InputBuffer{});
         }
         opts.outputBuffer = &h.cubin;
+        opts.ltoPtxBuffer = &h.ptx;
 
         // This link's messages, to the caller's callback or into the
         // handle's logs.
@@ -277,6 +284,7 @@ culdLinkResult culdLinkComplete(culdLinkHandle handle) {
         h.exitStatusKnown = true;
         if (h.exitStatus != 0) {
             h.cubin.clear();
+            h.ptx.clear();
             return CULDLINK_ERROR_INTERNAL;
         }
         h.linked = true;
@@ -307,16 +315,29 @@ culdLinkResult culdLinkGetLinkedCubin(culdLinkHandle handle, void *cubin) {
     return CULDLINK_SUCCESS;
 }
 
+// The PTX exists after a successful -lto link of LTO IR, as with
+// nvJitLink; the size counts the terminating NUL.
 culdLinkResult culdLinkGetLinkedPtxSize(culdLinkHandle handle, size_t *size) {
     if (!handle || !size)
         return CULDLINK_ERROR_NULL_INPUT;
-    return CULDLINK_ERROR_LTO_NOT_ENABLED;
+    if (!handle->options.lto)
+        return CULDLINK_ERROR_LTO_NOT_ENABLED;
+    if (!handle->linked || handle->ptx.empty())
+        return CULDLINK_ERROR_INTERNAL;
+    *size = handle->ptx.size() + 1;
+    return CULDLINK_SUCCESS;
 }
 
 culdLinkResult culdLinkGetLinkedPtx(culdLinkHandle handle, char *ptx) {
     if (!handle || !ptx)
         return CULDLINK_ERROR_NULL_INPUT;
-    return CULDLINK_ERROR_LTO_NOT_ENABLED;
+    if (!handle->options.lto)
+        return CULDLINK_ERROR_LTO_NOT_ENABLED;
+    if (!handle->linked || handle->ptx.empty())
+        return CULDLINK_ERROR_INTERNAL;
+    std::copy(handle->ptx.begin(), handle->ptx.end(), ptx);
+    ptx[handle->ptx.size()] = '\0';
+    return CULDLINK_SUCCESS;
 }
 
 culdLinkResult culdLinkGetErrorLogSize(culdLinkHandle handle, size_t *size) {

@@ -244,6 +244,66 @@ TEST_CASE("library: host objects, fatbins, archives and PTX give the command's b
     }
 }
 
+TEST_CASE("library: -lto links LTO IR as the command does, and returns the PTX", "[library]") {
+    // tests/lto/fixtures (scripts/regen-lto-fixtures.sh). Where libnvJitLink
+    // or ptxas is missing, library and command fail alike.
+    const fs::path fixture =
+        fs::path(CULD_FIXTURES_DIR).parent_path() / "lto" / "fixtures" / "sm_80";
+    Case c{fixture, {"-arch=sm_80", "-lto"}, {}};
+    for (const char *f : {"a.ltoir", "b.ltoir", "c.ltoir"})
+        c.inputs.push_back((fixture / f).string());
+    CommandResult command = runCommand(c);
+    if (command.status == 0)
+        CHECK(command.cubin == readBytes(fixture / "nvlink-ltoir.cubin"));
+    for (Feed feed : {Feed::Files, Feed::Data}) {
+        LibraryResult lib = linkWithLibrary(c, feed, CULDLINK_INPUT_LTOIR);
+        CHECK(lib.failure == "");
+        CHECK((lib.result == CULDLINK_SUCCESS) == (command.status == 0));
+        CHECK(lib.cubin == command.cubin);
+        CHECK(lib.errorLog + lib.infoLog == command.stderrText);
+    }
+
+    const char *options[] = {"-arch=sm_80", "-lto"};
+    culdLinkHandle h = nullptr;
+    REQUIRE(culdLinkCreate(&h, 2, options) == CULDLINK_SUCCESS);
+    for (const char *f : {"a.o", "b.o", "c.o"})
+        REQUIRE(culdLinkAddFile(h, CULDLINK_INPUT_OBJECT, (fixture / f).c_str()) ==
+                CULDLINK_SUCCESS);
+    Bytes cubin = readBytes(fixture / "a.o");
+    CHECK(culdLinkAddData(h, CULDLINK_INPUT_LTOIR, cubin.data(), cubin.size(), "a.o") ==
+          CULDLINK_ERROR_INCORRECT_INPUT_TYPE);
+    size_t size = 0;
+    CHECK(culdLinkGetLinkedPtxSize(h, &size) == CULDLINK_ERROR_INTERNAL); // not linked yet
+    if (culdLinkComplete(h) == CULDLINK_SUCCESS) {
+        REQUIRE(culdLinkGetLinkedPtxSize(h, &size) == CULDLINK_SUCCESS);
+        std::vector<char> ptx(size);
+        REQUIRE(culdLinkGetLinkedPtx(h, ptx.data()) == CULDLINK_SUCCESS);
+        CHECK(std::string(ptx.data()) == readText(fixture / "nvlink.ptx"));
+        CHECK(ptx.size() == readText(fixture / "nvlink.ptx").size() + 1);
+        REQUIRE(culdLinkGetLinkedCubinSize(h, &size) == CULDLINK_SUCCESS);
+        CHECK(size == readBytes(fixture / "nvlink.cubin").size());
+    } else {
+        CHECK(command.status != 0);
+    }
+    CHECK(culdLinkDestroy(&h) == CULDLINK_SUCCESS);
+
+    // -emit-ptx stops at the PTX (the command writes it to -o): no cubin.
+    const char *emitPtx[] = {"-arch=sm_80", "-lto", "-emit-ptx"};
+    REQUIRE(culdLinkCreate(&h, 3, emitPtx) == CULDLINK_SUCCESS);
+    for (const char *f : {"a.o", "b.o", "c.o"})
+        REQUIRE(culdLinkAddFile(h, CULDLINK_INPUT_OBJECT, (fixture / f).c_str()) ==
+                CULDLINK_SUCCESS);
+    if (culdLinkComplete(h) == CULDLINK_SUCCESS) {
+        REQUIRE(culdLinkGetLinkedPtxSize(h, &size) == CULDLINK_SUCCESS);
+        std::vector<char> ptx(size);
+        REQUIRE(culdLinkGetLinkedPtx(h, ptx.data()) == CULDLINK_SUCCESS);
+        CHECK(std::string(ptx.data()) == readText(fixture / "nvlink.ptx"));
+        REQUIRE(culdLinkGetLinkedCubinSize(h, &size) == CULDLINK_SUCCESS);
+        CHECK(size == 0);
+    }
+    CHECK(culdLinkDestroy(&h) == CULDLINK_SUCCESS);
+}
+
 TEST_CASE("library: an undefined reference fails the link with nvlink's message", "[library]") {
     std::vector<Case> cases = corpusCases();
     Case c = caseNamed(cases, "02-cross-file-call");

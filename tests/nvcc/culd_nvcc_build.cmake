@@ -62,4 +62,19 @@ file(GLOB left ${work}/tmp/culd-nvcc.*)
 if(left)
   message(FATAL_ERROR "per-call toolkit views left behind: ${left}")
 endif()
-message("culd-nvcc: -rdc=true and -dlink builds linked by culd")
+# 3. Link-time optimisation: nvcc -dlto's device link (-dlto -nvvmpath=...)
+#    goes to culd, which finds libnvJitLink from -nvvmpath. Its cubin is
+#    ptxas's, with no linker record, so the log is the proof.
+foreach(f main ops)
+  run_step("culd-nvcc -dlto -c ${f}.cu" ${env} CULD_NVCC_CACHE=${work}/cache
+    ${prefix}/bin/culd-nvcc -arch=sm_80 -dlto -rdc=true -c ${src}/${f}.cu -o ${work}/${f}-lto.o)
+endforeach()
+run_step("culd-nvcc -dlto -dlink" ${env} CULD_NVCC_CACHE=${work}/cache CULD_LOG=${work}/lto.log
+  ${prefix}/bin/culd-nvcc -arch=sm_80 -dlto -dlink ${work}/main-lto.o ${work}/ops-lto.o
+  -o ${work}/dlink-lto.o)
+expect_device_links(${work}/lto.log 1)
+file(STRINGS ${work}/lto.log lto_link REGEX " -dlto ")
+if(NOT lto_link)
+  message(FATAL_ERROR "the device link culd ran was no -dlto link")
+endif()
+message("culd-nvcc: -rdc=true, -dlink and -dlto builds linked by culd")

@@ -153,6 +153,7 @@ TEST_CASE("input kinds by content", "[host][input-kind]") {
     CHECK(kind("hello", "dir/ltoir") == InputKind::LtoIr);
     CHECK(kind(std::string("\x01\x5A\xE5\x1E", 4), "") == InputKind::LtoIr);
     CHECK(kind(std::string("\0\0\0\0\x01\x5A\xE5\x1E", 8), "") == InputKind::LtoIr);
+    CHECK(kind(std::string("\xED\x43\x4E\x7F\x01\x41\x02\x62", 8), "x.o") == InputKind::LtoIr);
     CHECK(kind("", "") == InputKind::Unknown);
 
     std::vector<uint8_t> so = input("host-sm90.o");

@@ -3,6 +3,7 @@
 
 #include "culd/CallGraph.h"
 #include "culd/InputFiles.h"
+#include "culd/NvJitLink.h"
 #include "culd/Options.h"
 #include "culd/Target.h"
 #include "culd/Relocations.h"
@@ -78,6 +79,17 @@ struct Context {
     // Whether host-reference lists chose the root kernels (markLive):
     // --why-live says so.
     bool rootsFromHostInfo = false;
+
+    // Link-time optimisation (-lto): the inputs whose entry for the target
+    // is LTO IR, in link order. nvJitLink gets each whole (the host object,
+    // fatbin or .ltoir file) and chooses the entry itself, since culd cannot
+    // decode compressed LTO IR (Lto.cpp).
+    struct LtoInput {
+        std::string name;
+        ByteView bytes;
+        JitLinkInput type;
+    };
+    std::vector<LtoInput> ltoInputs;
 
     // The .note.nv.cuinfo section: its index goes into e_flags bits 24-31.
     OutputSection *cuinfo = nullptr;

@@ -20,6 +20,11 @@ void writeHostLinkerScript(const Options &opts);
 
 // The passes, in the order runLink calls them (each in its own .cpp).
 void readInputs(Context &ctx);             // InputFiles.cpp
+// -lto: whether the link is one of LTO IR only, which linkTimeOptimize
+// does instead of the passes below (warns when there is no LTO IR; refuses
+// LTO IR mixed with other inputs and options the LTO link cannot honour).
+bool isLtoLink(Context &ctx);              // Lto.cpp
+void linkTimeOptimize(Context &ctx);       // Lto.cpp: nvJitLink, ptxas, the output
 void resolveSymbols(Context &ctx);         // SymbolTable.cpp
 void buildCallGraph(Context &ctx);         // CallGraph.cpp
 void markLive(Context &ctx);               // MarkLive.cpp

@@ -94,6 +94,18 @@ struct Options {
     std::string ptxasPath;          // --ptxas-path
     std::string registerLinkBinaries; // --register-link-binaries FILE
     std::string timeFile;           // -time FILE ('-': stdout)
+
+    // Link-time optimisation (Lto.cpp).
+    bool lto = false;               // -lto / -dlto
+    bool emitPtx = false;           // -emit-ptx: the linked PTX is the output
+    std::string nvvmPath;           // -nvvmpath (<cuda>/nvvm)
+    std::vector<std::string> xnvvm;  // -Xnvvm, one option each
+    std::vector<std::string> xptxas; // -Xptxas, one word each
+    uint32_t maxRegCount = 0;       // -maxrregcount (0: not given)
+    uint32_t splitCompile = 0;      // -split-compile (0: not given)
+    uint32_t splitCompileExtended = 0; // -split-compile-extended (0: not given)
+    // Non-null (libculd): the linked PTX of an LTO link goes here too.
+    std::string *ltoPtxBuffer = nullptr;
     std::string toolName = "culd";  // --tool-name: the linker's own tkinfo record
     uint32_t cudaApiVersion = 0;    // --cuda-api-version as 130; 0: not given
     std::string machine = "64";

@@ -20,4 +20,12 @@ std::string findPtxas(const std::string &explicitPath);
 std::vector<uint8_t> compilePtx(const std::string &ptx, const std::string &name,
                                 const std::string &archText, const std::string &ptxasPath);
 
+// Compiles the whole program's PTX (link-time optimisation) to an
+// executable cubin: `-arch sm_XX -m 64` and `extraOptions`, no `-c`, as
+// nvlink's own ptxas records it in .note.nv.tkinfo.
+std::vector<uint8_t> compileWholeProgramPtx(const std::string &ptx, const std::string &name,
+                                            const std::string &archText,
+                                            const std::string &ptxasPath,
+                                            const std::vector<std::string> &extraOptions);
+
 } // namespace culd

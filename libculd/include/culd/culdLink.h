@@ -56,7 +56,7 @@ typedef enum {
     CULDLINK_ERROR_MISSING_FATBIN,
     CULDLINK_ERROR_UNRECOGNIZED_ARCH,
     CULDLINK_ERROR_UNSUPPORTED_ARCH,
-    CULDLINK_ERROR_LTO_NOT_ENABLED       /* LTO IR: culd does not do link-time optimization */
+    CULDLINK_ERROR_LTO_NOT_ENABLED       /* LTO IR or linked PTX without -lto */
 } culdLinkResult;
 
 /* nvJitLinkInputType, value for value. */
@@ -64,7 +64,7 @@ typedef enum {
     CULDLINK_INPUT_NONE = 0,
     CULDLINK_INPUT_CUBIN = 1,
     CULDLINK_INPUT_PTX,     /* compiled with ptxas, as the culd command does */
-    CULDLINK_INPUT_LTOIR,   /* refused: CULDLINK_ERROR_LTO_NOT_ENABLED */
+    CULDLINK_INPUT_LTOIR,   /* .ltoir; with -lto only (else CULDLINK_ERROR_LTO_NOT_ENABLED) */
     CULDLINK_INPUT_FATBIN,
     CULDLINK_INPUT_OBJECT,  /* host object with relocatable device code */
     CULDLINK_INPUT_LIBRARY, /* archive of those */
@@ -100,8 +100,10 @@ CULDLINK_API culdLinkResult culdLinkComplete(culdLinkHandle handle);
 CULDLINK_API culdLinkResult culdLinkGetLinkedCubinSize(culdLinkHandle handle, size_t *size);
 CULDLINK_API culdLinkResult culdLinkGetLinkedCubin(culdLinkHandle handle, void *cubin);
 
-/* There is no linked PTX without link-time optimization:
- * CULDLINK_ERROR_LTO_NOT_ENABLED. */
+/* The linked PTX of a link-time optimization (handle created with -lto,
+ * every input LTO IR), after a successful culdLinkComplete; the size counts
+ * the NUL. Without -lto: CULDLINK_ERROR_LTO_NOT_ENABLED. -lto needs
+ * libnvJitLink and ptxas at run time (docs/library-api.md). */
 CULDLINK_API culdLinkResult culdLinkGetLinkedPtxSize(culdLinkHandle handle, size_t *size);
 CULDLINK_API culdLinkResult culdLinkGetLinkedPtx(culdLinkHandle handle, char *ptx);
 

@@ -192,6 +192,7 @@ private:
         parse.allowHostMachines = true;
         ElfFile elf = ElfFile::parse(name, map->bytes(), parse);
         HostObjectInfo info = readHostObject(elf, name);
+        ctx_.deviceRuntimeRead |= systemLibrary;
         if (!info.hasRelocatableDeviceCode)
             return; // non-rdc device code (.nv_fatbin) is not linked
         Context::HostModule module;

@@ -210,6 +210,14 @@ void linkTimeOptimize(Context &ctx) {
     TimedStep compile(opts, "lto.ptx", "ptxas", "lto.cubin");
     std::vector<uint8_t> cubin = compileLinkedPtx(opts, ptx, ptxas);
     compile.done();
+    // nvlink then insists on libcudadevrt when LTO IR came in host objects
+    // (nvcc always passes it), not for fatbins, .ltoir files or -emit-ptx.
+    auto inObject = [](const Context::LtoInput &input) {
+        return input.type == JitLinkInput::Object;
+    };
+    if (!ctx.deviceRuntimeRead &&
+        std::any_of(ctx.ltoInputs.begin(), ctx.ltoInputs.end(), inObject))
+        throw FatalError("expected libcudadevrt object");
     writeResult(opts, std::move(cubin), Result::Cubin);
 }
 

@@ -70,9 +70,15 @@ expect_same(${OUT}/ltoir.cubin nvlink-ltoir.cubin)
 run_culd(0 -arch=${arch} -dlto -nvvmpath=${cuda}/nvvm a.o b.o c.o -emit-ptx -o ${OUT}/culd.ptx)
 expect_same(${OUT}/culd.ptx nvlink.ptx)
 
-# 4. -time: nvlink's two rows for the LTO steps.
-run_culd(0 -arch=${arch} -dlto -nvvmpath=${cuda}/nvvm --ptxas-path ${PTXAS} a.o b.o c.o
+# 4. -time: nvlink's two rows for the LTO steps. Without libcudadevrt, LTO
+# IR from host objects is refused after both steps, as nvlink refuses it
+# (exit 1, "expected libcudadevrt object"; .ltoir files and -emit-ptx above
+# need none).
+run_culd(1 -arch=${arch} -dlto -nvvmpath=${cuda}/nvvm --ptxas-path ${PTXAS} a.o b.o c.o
   -o ${OUT}/timed.cubin -time -)
+if(NOT culd_output MATCHES "culd error : expected libcudadevrt object")
+  message(FATAL_ERROR "no libcudadevrt: not refused:\n${culd_output}")
+endif()
 if(NOT culd_output MATCHES "lto.nvvm , cicc ,  , lto.ptx , ${arch} , nvlink , [0-9.]+ , ms\n"
    OR NOT culd_output MATCHES "lto.ptx , ptxas ,  , lto.cubin , ${arch} , nvlink , [0-9.]+ , ms\n")
   message(FATAL_ERROR "-time: no LTO rows:\n${culd_output}")

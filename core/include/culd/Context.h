@@ -90,6 +90,8 @@ struct Context {
         JitLinkInput type;
     };
     std::vector<LtoInput> ltoInputs;
+    // libcudadevrt was among the inputs (whether or not its code joins).
+    bool deviceRuntimeRead = false;
 
     // The .note.nv.cuinfo section: its index goes into e_flags bits 24-31.
     OutputSection *cuinfo = nullptr;

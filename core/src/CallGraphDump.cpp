@@ -12,6 +12,7 @@
 // indirect call, every address-taken function with the same prototype.
 // Like nvlink, the dump goes to stderr, names spelled as nvlink's own
 // demangler writes them (demangleForCallGraph).
+#include "culd/CallGraph.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
@@ -22,51 +23,29 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <map>
-#include <set>
 #include <sstream>
+#include <unordered_map>
 
 namespace culd {
 
-namespace {
-
-struct Graph {
-    std::vector<Symbol *> functions;
-    std::map<Symbol *, size_t> number;
-    std::map<Symbol *, std::set<size_t>> calls;
-};
-
-Graph buildGraph(const Context &ctx) {
-    Graph g;
-    for (const OutputSection *o : ctx.outputs)
-        if (o->kind == SectionKind::Text && o->owner && g.number.emplace(o->owner, 0).second)
-            g.functions.push_back(o->owner);
-    for (size_t i = 0; i < g.functions.size(); ++i)
-        g.number[g.functions[i]] = i + 1;
-    std::multimap<std::string_view, Symbol *> takenByPrototype;
-    for (const auto &t : ctx.callGraph.addressTaken)
-        takenByPrototype.emplace(t.prototype, t.symbol);
-    for (Symbol *f : g.functions) {
-        std::set<size_t> &out = g.calls[f];
-        if (f->func)
-            for (Symbol *c : f->func->callees)
-                if (g.number.count(c))
-                    out.insert(g.number[c]);
-    }
-    for (const auto &site : ctx.callGraph.indirectCalls) {
-        auto range = takenByPrototype.equal_range(site.prototype);
-        for (auto it = range.first; it != range.second; ++it)
-            if (g.number.count(it->second) && g.calls.count(site.symbol))
-                g.calls[site.symbol].insert(g.number[it->second]);
-    }
-    return g;
+std::string callGraphName(const Context &ctx, const Symbol &f) {
+    return ctx.opts.dumpCallgraph ? demangleForCallGraph(f.name) : std::string(f.name);
 }
 
-} // namespace
-
+// Every function any input names, in nvlink's numbering
+// (CallGraph::functionOrder): a function with code as
+//   N: [^|&]name [registers] -> callees
+// an undefined one that live code calls (malloc, vprintf, a syscall of
+// libcudadevrt) as
+//   N: name -> callees
+// and any other (dead code, the original of a `$N` clone, a C2/D2 alias,
+// an undefined function only dead code calls) with an empty name: "N: ".
 void dumpCallGraph(Context &ctx) {
-    Graph g = buildGraph(ctx);
-    bool demangled = ctx.opts.dumpCallgraph;
+    const std::vector<Symbol *> &order = ctx.callGraph.functionOrder;
+    std::unordered_map<const Symbol *, size_t> number;
+    for (size_t i = 0; i < order.size(); ++i)
+        number.emplace(order[i], i + 1);
+    PotentialCallees callees(ctx);
     std::ostringstream os;
     // nvlink names the arch without its suffix: "callgraph for sm_90" for sm_90a.
     os << "callgraph for sm_" << ctx.opts.sm << ":\n"
@@ -74,16 +53,28 @@ void dumpCallGraph(Context &ctx) {
        << "# s [N]     // s uses N registers\n"
        << "# ^s        // s is entry point\n"
        << "# &s        // s has address taken\n";
-    for (Symbol *f : g.functions) {
-        os << g.number[f] << ": ";
-        if (f->isEntry())
-            os << '^';
-        else if (f->func && f->func->addressTaken)
-            os << '&';
-        os << (demangled ? demangleForCallGraph(f->name) : std::string(f->name)) << " ["
-           << (f->func ? f->func->regCount : 0) << "] ->";
-        for (size_t callee : g.calls[f])
-            os << ' ' << callee;
+    for (size_t i = 0; i < order.size(); ++i) {
+        const Symbol *f = order[i];
+        os << i + 1 << ": ";
+        bool code = hasOutputCode(*f);
+        // An undefined function is named only while live code calls it
+        // (libcudadevrt's dead members leave their syscalls unnamed).
+        bool undefinedInUse = !f->defined && ctx.referencedFromLiveCode.count(f);
+        if (code || undefinedInUse) {
+            // A kernel launched from the device is both: "^&child(int *)".
+            if (f->isEntry())
+                os << '^';
+            if (f->func && f->func->addressTaken)
+                os << '&';
+            os << callGraphName(ctx, *f);
+            if (code)
+                os << " [" << (f->func ? f->func->regCount : 0) << ']';
+            os << " ->";
+            if (f->func)
+                for (Symbol *c : callees.of(*f))
+                    if (number.count(c))
+                        os << ' ' << number[c];
+        }
         os << '\n';
     }
     // Through Diagnostics so that a library link captures it in its log.

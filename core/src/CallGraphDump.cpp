@@ -62,7 +62,10 @@ void dumpCallGraph(Context &ctx) {
         bool undefinedInUse = !f->defined && ctx.referencedFromLiveCode.count(f);
         if (code || undefinedInUse) {
             // A kernel launched from the device is both: "^&child(int *)".
-            if (f->isEntry())
+            // '^' marks the kernels the link keeps as roots: under
+            // --kernels-used a kernel kept only because a removed launcher
+            // takes its address is "&child(int *)".
+            if (f->isEntry() && f->rootKernel)
                 os << '^';
             if (f->func && f->func->addressTaken)
                 os << '&';

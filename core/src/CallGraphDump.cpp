@@ -64,8 +64,10 @@ void dumpCallGraph(Context &ctx) {
             // A kernel launched from the device is both: "^&child(int *)".
             // '^' marks the kernels the link keeps as roots: under
             // --kernels-used a kernel kept only because a removed launcher
-            // takes its address is "&child(int *)".
-            if (f->isEntry() && f->rootKernel)
+            // takes its address is "&child(int *)". Host references decide
+            // only what lives: in a host link a kernel only the device
+            // launches is "^&child(int *)" (host corpus 02, 21).
+            if (f->isEntry() && (f->rootKernel || ctx.rootsFromHostInfo))
                 os << '^';
             if (f->func && f->func->addressTaken)
                 os << '&';

@@ -9,7 +9,10 @@
 //   1: ns::inner(int) [24] ->
 //   2: &pointed(int) [24] -> 1
 // A function "potentially calls" its direct callees and, when it makes an
-// indirect call, every address-taken function with the same prototype.
+// indirect call, every address-taken function with the same prototype
+// (PotentialCallees, in nvlink's order). The dump is printed once dead code
+// is removed, before the register propagation (runLink), so a link that
+// fails on an undefined symbol or a register limit has printed it too.
 // Like nvlink, the dump goes to stderr, names spelled as nvlink's own
 // demangler writes them (demangleForCallGraph).
 #include "culd/CallGraph.h"
@@ -34,7 +37,7 @@ std::string callGraphName(const Context &ctx, const Symbol &f) {
 
 // Every function any input names, in nvlink's numbering
 // (CallGraph::functionOrder): a function with code as
-//   N: [^|&]name [registers] -> callees
+//   N: [^][&]name [registers] -> callees
 // an undefined one that live code calls (malloc, vprintf, a syscall of
 // libcudadevrt) as
 //   N: name -> callees

@@ -40,7 +40,7 @@ void writeOutput(Context &ctx);            // Writer.cpp
 // After the cubin, as options ask:
 void writeRegistrationFile(Context &ctx);  // RegistrationFile.cpp (--register-link-binaries)
 void dumpCallGraph(Context &ctx);          // CallGraphDump.cpp (--dump-callgraph*, after undefined)
-// A function as --dump-callgraph names it (demangled or not, as asked).
+// A function as --dump-callgraph (and --dump-callgraph-no-demangle) names it.
 std::string callGraphName(const Context &ctx, const Symbol &f); // CallGraphDump.cpp
 void writeDotFile(Context &ctx);           // CallGraphDump.cpp (--dot-file)
 void reportResources(Context &ctx);        // Report.cpp (-v)

@@ -183,7 +183,61 @@ void linkIndirectCalls(Context &ctx) {
     }
 }
 
+// nvlink's node numbering (CallGraph::functionOrder).
+void numberFunctions(Context &ctx) {
+    std::unordered_set<Symbol *> numbered;
+    for (auto &file : ctx.files)
+        for (Symbol *s : file->symbols)
+            if (s && !s->isSectionSymbol && s->isFunction() && numbered.insert(s).second)
+                ctx.callGraph.functionOrder.push_back(s);
+}
+
 } // namespace
+
+PotentialCallees::PotentialCallees(const Context &ctx) {
+    const CallGraph &cg = ctx.callGraph;
+    std::unordered_map<const Symbol *, std::string_view> prototypeOf;
+    for (const auto &t : cg.addressTaken)
+        prototypeOf.emplace(t.symbol, t.prototype);
+    for (Symbol *f : cg.functionOrder) {
+        auto it = prototypeOf.find(f);
+        if (it != prototypeOf.end())
+            takenByPrototype_[it->second].push_back(f);
+    }
+    for (const auto &c : cg.indirectCalls)
+        sites_[c.symbol].push_back(c.prototype);
+}
+
+std::vector<Symbol *> PotentialCallees::of(const Symbol &f) const {
+    std::vector<Symbol *> read;
+    if (f.func)
+        read = f.func->callees;
+    auto sites = sites_.find(&f);
+    if (sites != sites_.end())
+        for (auto site = sites->second.rbegin(); site != sites->second.rend(); ++site) {
+            auto targets = takenByPrototype_.find(*site);
+            if (targets != takenByPrototype_.end())
+                read.insert(read.end(), targets->second.begin(), targets->second.end());
+        }
+    return {read.rbegin(), read.rend()};
+}
+
+bool hasOutputCode(const Symbol &f) {
+    const InputSection *s = f.section;
+    return f.defined && s && s->kind == SectionKind::Text && s->owner == &f && s->isLive();
+}
+
+std::vector<Symbol *> functionsInTextOrder(const Context &ctx) {
+    std::vector<Symbol *> code;
+    for (Symbol *f : ctx.callGraph.functionOrder)
+        if (f->func && hasOutputCode(*f))
+            code.push_back(f);
+    std::sort(code.begin(), code.end(), [](const Symbol *a, const Symbol *b) {
+        return std::make_pair(a->file->order(), a->inputIndex) <
+               std::make_pair(b->file->order(), b->inputIndex);
+    });
+    return code;
+}
 
 void buildCallGraph(Context &ctx) {
     for (auto &file : ctx.files) {
@@ -204,6 +258,7 @@ void buildCallGraph(Context &ctx) {
         if (s->isFunction() && s->defined)
             infoOf(ctx, s)->isEntry = s->isEntry();
     linkIndirectCalls(ctx);
+    numberFunctions(ctx);
 }
 
 } // namespace culd

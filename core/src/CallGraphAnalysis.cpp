@@ -9,7 +9,9 @@
 // indirect calls to every address-taken function of the called prototype
 // (FunctionInfo::indirectCallees). A virtual deleting destructor's registers
 // and frame count for a kernel that deletes through a base pointer.
+#include "culd/CallGraph.h"
 #include "culd/Context.h"
+#include "culd/Diagnostics.h"
 #include "culd/Link.h"
 
 #include <algorithm>
@@ -172,6 +174,28 @@ void analyzeCallGraph(Context &ctx) {
             // Exact for acyclic graphs; with recursion the size is unknown.
             f.deepestStack = (members.size() == 1 ? f.frameSize : ownFrames) + below;
         }
+    }
+}
+
+// nvlink's "Stack size for entry function '%s' cannot be statically
+// determined": kernels in .text order, one warning per entry of the
+// kernel's potentially-calls list that reaches recursion, duplicates
+// included: a kernel calling two recursive functions, or one through two
+// callers, or one directly and through a pointer, is warned about twice
+// (a call to itself that ptxas turned into a loop is no recursion). nvlink
+// warns before it prints the call graph, and not in a relocatable link.
+void warnUnboundedStacks(Context &ctx) {
+    if (ctx.opts.relocatable || ctx.opts.suppressStackSizeWarning)
+        return;
+    PotentialCallees callees(ctx);
+    for (Symbol *f : functionsInTextOrder(ctx)) {
+        if (!f->isEntry() || !f->func->reachesRecursion)
+            continue;
+        for (Symbol *c : callees.of(*f))
+            if (c->func && c->func->reachesRecursion)
+                Diagnostics::get().warning("Stack size for entry function '" +
+                                           std::string(f->name) +
+                                           "' cannot be statically determined");
     }
 }
 

@@ -166,7 +166,9 @@ private:
         std::string sourceName; // for a constructor's spelling
         bool ctorOrDtor = false;
         bool dropped = false;   // nvcc's _INTERNAL_ module qualifier
-        bool deleting = false;  // D0: "~S() [deleting]"
+        // D0: "~S() [deleting]"; C2/D2 (the base-object constructor and
+        // destructor, which have code of their own under -G): "S() [subobject]".
+        const char *suffix = "";
     };
 
     UnqualifiedName unqualifiedName(const std::string &enclosingClass) {
@@ -186,11 +188,13 @@ private:
             else
                 u.text = u.sourceName;
         } else if (c == 'C' && (peek(1) == '1' || peek(1) == '2' || peek(1) == '3')) {
+            if (peek(1) == '2')
+                u.suffix = " [subobject]";
             pos += 2;
             u.text = enclosingClass;
             u.ctorOrDtor = true;
         } else if (c == 'D' && (peek(1) == '0' || peek(1) == '1' || peek(1) == '2')) {
-            u.deleting = peek(1) == '0';
+            u.suffix = peek(1) == '0' ? " [deleting]" : peek(1) == '2' ? " [subobject]" : "";
             pos += 2;
             u.text = "~" + enclosingClass;
             u.ctorOrDtor = true;
@@ -281,8 +285,7 @@ private:
                     lastSource = u.sourceName;
                 info.ctorOrDtor = u.ctorOrDtor;
                 info.templated = false;
-                if (u.deleting)
-                    info.cvSuffix += " [deleting]";
+                info.cvSuffix += u.suffix;
             }
             first = false;
             if (candidate && !(isFunctionName && peek() == 'E'))

@@ -126,8 +126,18 @@ void runLink(const Options &opts, const Plugin &plugin) {
         run("why-live", ctx, printWhyLive);
     run("undefined", ctx, reportUndefined);
     run("analyze", ctx, analyzeCallGraph);
-    run("merge", ctx, createOutputSections);
+    run("stack-warnings", ctx, warnUnboundedStacks);
+    // nvlink prints the call graph once dead code is removed: after its
+    // undefined-symbol errors (a link failing on them still prints it) and
+    // before its register propagation, whose errors and "propagated" lines
+    // follow it (checkRegisterLimits), also in a link that has failed. A
+    // relocatable link builds no call graph and prints nothing.
+    if ((opts.dumpCallgraph || opts.dumpCallgraphNoDemangle) && !opts.relocatable)
+        dumpCallGraph(ctx);
     run("register-limits", ctx, checkRegisterLimits);
+    if (Diagnostics::get().errorCount())
+        throw ErrorsReported();
+    run("merge", ctx, createOutputSections);
     run("function-banks", ctx, placeFunctionBanks);
     run("layout", ctx, layoutMemory);
     run("relocate", ctx, processRelocations);
@@ -139,8 +149,6 @@ void runLink(const Options &opts, const Plugin &plugin) {
     run("write", ctx, writeOutput);
     if (!opts.registerLinkBinaries.empty())
         writeRegistrationFile(ctx);
-    if (opts.dumpCallgraph || opts.dumpCallgraphNoDemangle)
-        dumpCallGraph(ctx);
     if (!opts.dotFile.empty())
         writeDotFile(ctx);
     if (opts.verbose)

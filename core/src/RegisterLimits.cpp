@@ -8,12 +8,16 @@
 // prototype) has a REGCOUNT above the limit; an equal count is fine, and a relocatable
 // link does not check.
 //
-// Which pairs are reported, and in what order, follows nvlink's propagation:
-// functions are taken in output .text order, and each raises the register
-// count of every kernel reaching it (kernels in reverse .text order). A
-// raise past the kernel's limit is reported, so a function with no more
-// registers than an earlier-placed one the same kernel reaches is not
+// nvlink finds these in its register propagation: functions are taken in
+// its output .text order (functionsInTextOrder), and each raises the register count of every kernel reaching it
+// (kernels in reverse of that order) when it has more registers than the
+// kernel so far. A raise past the kernel's limit is reported, so a function
+// with no more registers than an earlier-placed one the same kernel reaches
+// is not. Under --dump-callgraph every raise is also printed, after the
+// error it caused if any:
+//   regcount 75 for f(int) propagated to entry k(int *)
 // (docs/nvlink-findings.md).
+#include "culd/CallGraph.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
@@ -26,12 +30,11 @@ namespace culd {
 
 namespace {
 
-struct Violation {
-    size_t functionPos; // of the function, in output .text order
-    size_t entryRank;   // of the kernel, in reverse output .text order
+struct Raise {
+    size_t functionPos; // of the function, in nvlink's .text order
+    size_t entryRank;   // of the kernel, in reverse .text order
     const Symbol *entry;
     const Symbol *function;
-    uint32_t limit;
 };
 
 // Every function `entry` reaches through calls and through indirect calls
@@ -56,57 +59,76 @@ std::vector<Symbol *> reachedFrom(Symbol *entry) {
     return reached;
 }
 
+// The raises of one kernel's register count, in .text order.
+void addRaises(Symbol *entry, size_t entryRank,
+               const std::unordered_map<const Symbol *, size_t> &position,
+               std::vector<Raise> &out) {
+    std::vector<std::pair<size_t, const Symbol *>> reached;
+    for (Symbol *f : reachedFrom(entry)) {
+        auto pos = position.find(f);
+        if (pos != position.end() && f->func->hasRegCount)
+            reached.push_back({pos->second, f});
+    }
+    std::sort(reached.begin(), reached.end());
+    uint32_t regs = entry->func->regCount;
+    for (const auto &[pos, f] : reached) {
+        if (f->func->regCount <= regs)
+            continue;
+        out.push_back({pos, entryRank, entry, f});
+        regs = f->func->regCount;
+    }
+}
+
 } // namespace
 
 void checkRegisterLimits(Context &ctx) {
     if (ctx.opts.relocatable)
         return;
+    bool printRaises = ctx.opts.dumpCallgraph || ctx.opts.dumpCallgraphNoDemangle;
+    std::vector<Symbol *> code = functionsInTextOrder(ctx);
     std::unordered_map<const Symbol *, size_t> position;
     std::vector<Symbol *> entries;
-    for (OutputSection *o : ctx.outputs) {
-        if (o->kind != SectionKind::Text || !o->owner || !o->owner->func)
-            continue;
-        position.emplace(o->owner, position.size());
-        if (o->owner->isEntry() && o->owner->func->hasMaxRegCount)
-            entries.push_back(o->owner);
+    for (Symbol *f : code) {
+        position.emplace(f, position.size());
+        if (f->isEntry())
+            entries.push_back(f);
     }
 
-    std::vector<Violation> violations;
+    std::vector<Raise> raises;
     for (size_t i = 0; i < entries.size(); ++i) {
-        Symbol *entry = entries[i];
-        const FunctionInfo &info = *entry->func;
+        const FunctionInfo &info = *entries[i]->func;
         // analyzeCallGraph found the most registers over the same edges: a
-        // kernel whose limit holds that needs no walk (the usual case, 255).
-        if (info.reachRegs <= info.maxRegCount)
+        // kernel nothing raises needs no walk (the usual case), nor one
+        // whose limit holds when raises are not printed.
+        if (info.reachRegs <= info.regCount)
             continue;
-        std::vector<std::pair<size_t, const Symbol *>> reached;
-        for (Symbol *f : reachedFrom(entry)) {
-            auto pos = position.find(f);
-            if (pos != position.end() && f->func->hasRegCount)
-                reached.push_back({pos->second, f});
-        }
-        std::sort(reached.begin(), reached.end());
-        uint32_t regs = info.regCount;
-        for (const auto &[pos, f] : reached) {
-            uint32_t fRegs = f->func->regCount;
-            if (fRegs <= regs)
-                continue;
-            if (fRegs > info.maxRegCount)
-                violations.push_back({pos, entries.size() - i, entry, f, info.maxRegCount});
-            regs = fRegs;
-        }
+        if (printRaises || (info.hasMaxRegCount && info.reachRegs > info.maxRegCount))
+            addRaises(entries[i], entries.size() - i, position, raises);
     }
-    if (violations.empty())
-        return;
-    std::sort(violations.begin(), violations.end(), [](const Violation &a, const Violation &b) {
+    std::sort(raises.begin(), raises.end(), [](const Raise &a, const Raise &b) {
         return std::tie(a.functionPos, a.entryRank) < std::tie(b.functionPos, b.entryRank);
     });
-    for (const Violation &v : violations)
-        Diagnostics::get().error("entry function '" + std::string(v.entry->name) +
-                                 "' with max regcount of " + std::to_string(v.limit) +
-                                 " calls function '" + std::string(v.function->name) +
-                                 "' with regcount of " + std::to_string(v.function->func->regCount));
-    throw ErrorsReported();
+    bool failed = false;
+    for (const Raise &r : raises) {
+        const FunctionInfo &entry = *r.entry->func;
+        uint32_t regs = r.function->func->regCount;
+        if (entry.hasMaxRegCount && regs > entry.maxRegCount) {
+            Diagnostics::get().error("entry function '" + std::string(r.entry->name) +
+                                     "' with max regcount of " +
+                                     std::to_string(entry.maxRegCount) + " calls function '" +
+                                     std::string(r.function->name) + "' with regcount of " +
+                                     std::to_string(regs));
+            failed = true;
+        }
+        if (printRaises)
+            Diagnostics::get().write(Severity::Info,
+                                     "regcount " + std::to_string(regs) + " for " +
+                                         callGraphName(ctx, *r.function) +
+                                         " propagated to entry " +
+                                         callGraphName(ctx, *r.entry) + "\n");
+    }
+    if (failed)
+        throw ErrorsReported();
 }
 
 } // namespace culd

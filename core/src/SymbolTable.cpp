@@ -429,8 +429,8 @@ void reportUndefined(Context &ctx) {
             Diagnostics::get().report(
                 describeUndefined(ctx, *s, *referrers.front(), it->second));
     }
-    if (Diagnostics::get().errorCount())
-        throw ErrorsReported();
+    // The caller stops the link on these errors (runLink, after the call
+    // graph dump nvlink still prints).
 }
 
 } // namespace culd

@@ -128,10 +128,7 @@ private:
             entryRecursive_[f] = recursive;
             info.stackSize = stack;
             info.propagatedRegs = std::max(info.reachRegs, info.regCount);
-            if (recursive && !ctx_.opts.suppressStackSizeWarning)
-                Diagnostics::get().warning("Stack size for entry function '" +
-                                           std::string(f->name) +
-                                           "' cannot be statically determined");
+            // (warnUnboundedStacks has said so, before the call graph dump.)
         }
     }
 

@@ -214,6 +214,10 @@ const std::vector<std::pair<std::string, std::string>> measured = {
      "void memset_3d_device<unsigned long, (int)1, (int)1, (int)1>(MemsetParams<T1>)"},
     {"_ZN7f4_BaseD0Ev",
      "f4_Base::~f4_Base() [deleting]"},
+    // The base-object constructor and destructor (code of their own
+    // under -G).
+    {"_ZN7f1_BaseD2Ev", "f1_Base::~f1_Base() [subobject]"},
+    {"_ZN7f1_BaseC2Ev", "f1_Base::f1_Base() [subobject]"},
     {"__nv_static_52__f4510a67_22_cuda_device_runtime_cu_3ecce0c0_2317245__Z16memcpy_3d_deviceIjLi0ELi0ELi1EEv12MemcpyParamsIT_E",
      "void memcpy_3d_device<unsigned int, (int)0, (int)0, (int)1>(MemcpyParams<T1>)"},
     // decltype: operands never parenthesised, even against precedence.

@@ -8,6 +8,7 @@ namespace culd {
 
 struct Context;
 struct InputSection;
+struct Symbol;
 
 // Runs every pass and writes opts.outputFile (Link.cpp). Throws FatalError,
 // or ErrorsReported when errors were printed as they were found; either way
@@ -30,6 +31,7 @@ void buildCallGraph(Context &ctx);         // CallGraph.cpp
 void markLive(Context &ctx);               // MarkLive.cpp
 void reportUndefined(Context &ctx);        // SymbolTable.cpp
 void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
+void warnUnboundedStacks(Context &ctx);    // CallGraphAnalysis.cpp (recursion: stack unknown)
 void createOutputSections(Context &ctx);   // OutputSections.cpp
 void checkRegisterLimits(Context &ctx);    // RegisterLimits.cpp
 void placeFunctionBanks(Context &ctx);     // FunctionBanks.cpp
@@ -42,7 +44,9 @@ void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
 void writeOutput(Context &ctx);            // Writer.cpp
 // After the cubin, as options ask:
 void writeRegistrationFile(Context &ctx);  // RegistrationFile.cpp (--register-link-binaries)
-void dumpCallGraph(Context &ctx);          // CallGraphDump.cpp (--dump-callgraph*)
+void dumpCallGraph(Context &ctx);          // CallGraphDump.cpp (--dump-callgraph*, after undefined)
+// A function as --dump-callgraph (and --dump-callgraph-no-demangle) names it.
+std::string callGraphName(const Context &ctx, const Symbol &f); // CallGraphDump.cpp
 void writeDotFile(Context &ctx);           // CallGraphDump.cpp (--dot-file)
 void reportResources(Context &ctx);        // Report.cpp (-v)
 void writeMapFile(Context &ctx);           // MapFile.cpp (-Map, --print-map)

@@ -317,34 +317,42 @@ uint32_t parseCudaApiVersion(const std::string &text) {
     return major * 10;
 }
 
-// The link-time-optimisation options; nvlink takes all but -lto/-dlto
-// without LTO and ignores them there, as culd does.
-void parseLtoOptions(const po::variables_map &vm, Options &opts) {
-    auto values = [&](const char *name) {
+// The parsed options' values, by canonical name.
+struct OptionValues {
+    const po::variables_map &vm;
+
+    std::vector<std::string> values(const char *name) const {
         return vm.count(name) ? vm[name].as<std::vector<std::string>>()
                               : std::vector<std::string>{};
-    };
-    auto single = [&](const char *name) -> std::string {
+    }
+    // The last value given (nvlink: a later option wins), or "".
+    std::string single(const char *name) const {
         std::vector<std::string> v = values(name);
         return v.empty() ? std::string() : v.back();
-    };
-    auto number = [&](const char *name, uint32_t &field) {
+    }
+    // A count option into `field`, left alone when not given.
+    template <class Field> void count(const char *name, Field &field) const {
         if (vm.count(name))
-            field = static_cast<uint32_t>(parseCount(name, single(name)));
-    };
-    opts.lto = vm.count("link-time-opt") || vm.count("dlto");
-    opts.nvvmPath = single("nvvmpath");
-    opts.emitPtx = vm.count("emit-ptx");
-    opts.xnvvm = splitCommaLists(values("Xnvvm"));
+            field = static_cast<Field>(parseCount(name, single(name)));
+    }
+};
+
+// The link-time-optimisation options; nvlink takes all but -lto/-dlto
+// without LTO and ignores them there, as culd does.
+void parseLtoOptions(const OptionValues &v, Options &opts) {
+    opts.lto = v.vm.count("link-time-opt") || v.vm.count("dlto");
+    opts.nvvmPath = v.single("nvvmpath");
+    opts.emitPtx = v.vm.count("emit-ptx");
+    opts.xnvvm = splitCommaLists(v.values("Xnvvm"));
     // nvcc passes "-Xptxas "-v "": one value of space-separated words.
-    for (const std::string &list : splitCommaLists(values("Xptxas"))) {
+    for (const std::string &list : splitCommaLists(v.values("Xptxas"))) {
         std::istringstream words(list);
         for (std::string word; words >> word;)
             opts.xptxas.push_back(word);
     }
-    number("maxrregcount", opts.maxRegCount);
-    number("split-compile", opts.splitCompile);
-    number("split-compile-extended", opts.splitCompileExtended);
+    v.count("maxrregcount", opts.maxRegCount);
+    v.count("split-compile", opts.splitCompile);
+    v.count("split-compile-extended", opts.splitCompileExtended);
 }
 
 } // namespace
@@ -381,14 +389,7 @@ Options parseOptions(const std::vector<std::string> &args) {
             continue;
         throw FatalError("option '--" + std::string(o.name) + "' is not supported yet");
     }
-    auto values = [&](const char *name) {
-        return vm.count(name) ? vm[name].as<std::vector<std::string>>()
-                              : std::vector<std::string>{};
-    };
-    auto single = [&](const char *name) -> std::string {
-        std::vector<std::string> v = values(name);
-        return v.empty() ? std::string() : v.back();
-    };
+    const OptionValues v{vm};
 
     opts.showHelp = vm.count("help");
     opts.showVersion = vm.count("version");
@@ -401,19 +402,19 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.reportArch = vm.count("report-arch");
     opts.suppressArchWarning = vm.count("suppress-arch-warning");
     if (vm.count("diagnostics-format")) {
-        const std::string format = single("diagnostics-format");
+        const std::string format = v.single("diagnostics-format");
         if (format != "text" && format != "json")
             throw FatalError("Value '" + format +
                              "' is not defined for option 'diagnostics-format'");
         opts.jsonDiagnostics = format == "json";
     }
     opts.suppressStackSizeWarning = vm.count("suppress-stack-size-warning");
-    opts.outputFile = single("output-file");
-    opts.inputs = values("input");
-    opts.libraryPaths = splitCommaLists(values("library-path"));
-    opts.libraries = splitCommaLists(values("library"));
-    opts.pluginDirs = values("plugin-dir");
-    opts.cpuArch = single("cpu-arch");
+    opts.outputFile = v.single("output-file");
+    opts.inputs = v.values("input");
+    opts.libraryPaths = splitCommaLists(v.values("library-path"));
+    opts.libraries = splitCommaLists(v.values("library"));
+    opts.pluginDirs = v.values("plugin-dir");
+    opts.cpuArch = v.single("cpu-arch");
     // nvlink's list; anything else (x86_64 in lower case too) is refused.
     static const char *const cpuArchs[] = {"AARCH64", "ARMv7", "PPC64LE", "X86", "X86_64",
                                            "unknown"};
@@ -423,8 +424,8 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.relocatable = vm.count("relocatable-link");
     opts.preserveRelocs = vm.count("preserve-relocs");
     opts.forceRela = vm.count("force-rela");
-    opts.kernelsUsed = splitCommaLists(values("kernels-used"));
-    opts.variablesUsed = splitCommaLists(values("variables-used"));
+    opts.kernelsUsed = splitCommaLists(v.values("kernels-used"));
+    opts.variablesUsed = splitCommaLists(v.values("variables-used"));
     opts.useHostInfo = vm.count("use-host-info");
     opts.ignoreHostInfo = vm.count("ignore-host-info");
     opts.keepSystemLibraries = vm.count("keep-system-libraries");
@@ -433,47 +434,42 @@ Options parseOptions(const std::vector<std::string> &args) {
     if (opts.dumpCallgraph && opts.dumpCallgraphNoDemangle)
         throw FatalError("options '--dump-callgraph' and '--dump-callgraph-no-demangle' are "
                          "mutually exclusive");
-    opts.dotFile = single("dot-file");
-    opts.mapFile = single("Map");
+    opts.dotFile = v.single("dot-file");
+    opts.mapFile = v.single("Map");
     opts.printMap = vm.count("print-map");
-    opts.whyLive = values("why-live");
-    opts.traceSymbols = values("trace-symbol");
+    opts.whyLive = v.values("why-live");
+    opts.traceSymbols = v.values("trace-symbol");
     opts.allowUndefinedGlobals = vm.count("allow-undefined-globals");
     // -g marks a debug link (debug sections are merged either way); nvlink
     // refuses --suppress-debug-info without it and, with it, leaves the
     // debug sections in place, as culd does.
     opts.debug = vm.count("debug");
-    opts.hostLinkerScript = single("gen-host-linker-script");
-    opts.hostCcbin = single("host-ccbin");
-    opts.ptxasPath = single("ptxas-path");
-    opts.registerLinkBinaries = single("register-link-binaries");
-    opts.timeFile = single("time");
-    parseLtoOptions(vm, opts);
+    opts.hostLinkerScript = v.single("gen-host-linker-script");
+    opts.hostCcbin = v.single("host-ccbin");
+    opts.ptxasPath = v.single("ptxas-path");
+    opts.registerLinkBinaries = v.single("register-link-binaries");
+    opts.timeFile = v.single("time");
+    parseLtoOptions(v, opts);
     if (vm.count("tool-name"))
-        opts.toolName = single("tool-name");
+        opts.toolName = v.single("tool-name");
     if (vm.count("cuda-api-version"))
-        opts.cudaApiVersion = parseCudaApiVersion(single("cuda-api-version"));
+        opts.cudaApiVersion = parseCudaApiVersion(v.single("cuda-api-version"));
     if (vm.count("suppress-debug-info") && !opts.debug)
         throw FatalError("Conflicting options '--suppress-debug-info' and 'no -g'");
     if (vm.count("disable-smem-reservation"))
         opts.disableSmemReservation =
-            parseBool("disable-smem-reservation", single("disable-smem-reservation"));
+            parseBool("disable-smem-reservation", v.single("disable-smem-reservation"));
     if (vm.count("machine")) {
-        opts.machine = single("machine");
+        opts.machine = v.single("machine");
         if (opts.machine != "64")
             throw FatalError("option '--machine' only accepts 64, not '" + opts.machine + "'");
     }
-    auto count = [&](const char *name, auto &field) {
-        if (vm.count(name))
-            field = static_cast<std::remove_reference_t<decltype(field)>>(
-                parseCount(name, single(name)));
-    };
-    count("threads", opts.threads);
-    count("max-decompressed-size", opts.limits.maxDecompressedBytes);
-    count("max-archive-members", opts.limits.maxArchiveMembers);
-    count("max-output-size", opts.limits.maxOutputBytes);
+    v.count("threads", opts.threads);
+    v.count("max-decompressed-size", opts.limits.maxDecompressedBytes);
+    v.count("max-archive-members", opts.limits.maxArchiveMembers);
+    v.count("max-output-size", opts.limits.maxOutputBytes);
     if (vm.count("arch")) {
-        opts.archText = single("arch");
+        opts.archText = v.single("arch");
         std::optional<ArchName> arch = ArchName::parse(opts.archText);
         if (!arch)
             throw FatalError("invalid value '" + opts.archText + "' for option '--arch'");

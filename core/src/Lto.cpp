@@ -57,11 +57,9 @@ void refuseOptionsLtoIgnores(const Options &opts) {
 
 // nvJitLink's spelling of nvlink's LTO options. nvlink gives libnvvm
 // -maxreg, -split-compile and the -Xnvvm options; nvJitLink passes its own
-// equivalents on to libnvvm. For sm_90a nvlink 13.0 has libnvvm write PTX
-// for `.target sm_90` (only its ptxas gets sm_90a), so arch-specific
-// instructions fail in its ptxas; nvJitLink refuses lto_90a inputs for
-// sm_90, so culd asks for sm_90a: the cubin is nvlink's wherever nvlink
-// links, and -emit-ptx differs in the `.target` line only.
+// equivalents on to libnvvm. For sm_90a nvJitLink is asked for sm_90a (it
+// refuses lto_90a inputs for sm_90); retargetPtxAsNvlink() then gives the
+// PTX the target nvlink's has.
 std::vector<std::string> jitLinkOptions(const Options &opts) {
     std::vector<std::string> out{"-arch=" + opts.archText, "-lto", "-ptx"};
     if (opts.maxRegCount)
@@ -126,6 +124,7 @@ private:
 // built-ins such as vprintf and malloc) needs non-LTO code: nvlink then
 // compiles the PTX as relocatable code and links it with that code, a
 // partial LTO that culd does not model.
+
 std::vector<uint8_t> compileLinkedPtx(const Options &opts, const std::string &ptx,
                                       const std::string &ptxas) {
     try {
@@ -163,6 +162,22 @@ void writeResult(const Options &opts, std::vector<uint8_t> bytes, Result result)
 
 } // namespace
 
+// nvlink 13.0 has libnvvm write PTX for the family's base target
+// (`.target sm_90` for -arch=sm_90a; only its ptxas gets sm_90a): the PTX of
+// -emit-ptx says so, and arch-specific instructions (setmaxnreg) fail in its
+// ptxas ("not supported on .target 'sm_90'"). nvJitLink's PTX for sm_90a
+// differs from it in that directive only (measured), so culd writes nvlink's.
+void retargetPtxAsNvlink(std::string &ptx, const Options &opts) {
+    if (!opts.archSuffix)
+        return;
+    const std::string suffixed = ".target " + opts.archText;
+    const size_t at = ptx.find(suffixed);
+    const size_t end = at + suffixed.size();
+    if (at == std::string::npos || (end < ptx.size() && ptx[end] != '\n' && ptx[end] != ','))
+        return;
+    ptx.erase(end - 1, 1); // "sm_90a" -> "sm_90"
+}
+
 bool isLtoLink(Context &ctx) {
     if (!ctx.opts.lto)
         return false;
@@ -194,6 +209,7 @@ void linkTimeOptimize(Context &ctx) {
         jitLink.add(input.type, input.bytes, input.name);
     jitLink.complete();
     std::string ptx = jitLink.linkedPtx();
+    retargetPtxAsNvlink(ptx, opts);
     nvvm.done();
     if (opts.ltoPtxBuffer)
         *opts.ltoPtxBuffer = ptx;

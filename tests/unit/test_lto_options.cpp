@@ -2,6 +2,7 @@
 // looks for libnvJitLink (core/src/Options.cpp, core/src/NvJitLink.cpp).
 
 #include "culd/Diagnostics.h"
+#include "culd/Link.h"
 #include "culd/NvJitLink.h"
 #include "culd/Options.h"
 
@@ -53,4 +54,17 @@ TEST_CASE("lto: a missing libnvJitLink is a clear error", "[lto]") {
     REQUIRE_THROWS_WITH(NvJitLink({"/nonexistent/lib64/libnvJitLink.so"}, {"-arch=sm_80"}),
                         Catch::StartsWith("link-time optimisation needs libnvJitLink, and none "
                                           "was found"));
+}
+
+TEST_CASE("lto: sm_90a PTX gets nvlink's .target sm_90", "[lto]") {
+    // nvlink -dlto -arch=sm_90a -emit-ptx writes ".target sm_90", and its
+    // ptxas then refuses sm_90a-only instructions (setmaxnreg).
+    const char *head = ".version 9.0\n.target sm_90a\n.address_size 64\n";
+    std::string ptx = head;
+    retargetPtxAsNvlink(ptx, parseOptions({"-arch=sm_90a", "-dlto", "a.o"}));
+    CHECK(ptx == ".version 9.0\n.target sm_90\n.address_size 64\n");
+    ptx = ".version 9.0\n.target sm_80\n.address_size 64\n";
+    const std::string plain = ptx;
+    retargetPtxAsNvlink(ptx, parseOptions({"-arch=sm_80", "-dlto", "a.o"}));
+    CHECK(ptx == plain);
 }

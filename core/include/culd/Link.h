@@ -26,6 +26,9 @@ void readInputs(Context &ctx);             // InputFiles.cpp
 // LTO IR mixed with other inputs and options the LTO link cannot honour).
 bool isLtoLink(Context &ctx);              // Lto.cpp
 void linkTimeOptimize(Context &ctx);       // Lto.cpp: nvJitLink, ptxas, the output
+// The linked PTX with the `.target` nvlink's has: the family's base SM for
+// an a/f target (Lto.cpp).
+void retargetPtxAsNvlink(std::string &ptx, const Options &opts);
 void resolveSymbols(Context &ctx);         // SymbolTable.cpp
 void buildCallGraph(Context &ctx);         // CallGraph.cpp
 void markLive(Context &ctx);               // MarkLive.cpp

@@ -67,7 +67,7 @@ bool Target::admit(uint32_t policy, const std::string &attribute, std::string_vi
     }
 }
 
-void Target::finalize(std::vector<uint8_t> &image) const {
+void Target::finalize(std::vector<uint8_t> &image, uint32_t linkFlags) const {
     if (!desc_.finalize)
         return;
     struct Sink {
@@ -76,6 +76,7 @@ void Target::finalize(std::vector<uint8_t> &image) const {
     } sink;
     culd_host host{};
     host.struct_size = sizeof host;
+    host.link_flags = linkFlags;
     host.opaque = &sink;
     host.report = [](void *opaque, uint32_t level, const char *msg) {
         if (level >= CULD_LOG_ERROR)

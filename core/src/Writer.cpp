@@ -87,7 +87,7 @@ public:
         // The plugin's finaliser sees the image exactly as it would be
         // written (a Mercury family may compile or patch it); a no-op for
         // plugins without one.
-        ctx_.target.finalize(bytes);
+        ctx_.target.finalize(bytes, linkFlags());
         // -o writes the file; libculd keeps the bytes too (both when its
         // caller, the culd command among them, gave -o).
         if (!ctx_.opts.outputFile.empty())
@@ -97,6 +97,17 @@ public:
     }
 
 private:
+    // What the finaliser must know of the link: -g, and whether some input
+    // carries -G debug info (its code may then need regenerating).
+    uint32_t linkFlags() const {
+        uint32_t flags = ctx_.opts.debug ? CULD_LINK_F_DEBUG : 0;
+        for (const auto &file : ctx_.files)
+            for (const ElfSection &s : file->elf().sections())
+                if (s.name == ".debug_info")
+                    return flags | CULD_LINK_F_DEBUG_INPUTS;
+        return flags;
+    }
+
     void makeSymtabSections() {
         shstrtab_ = ctx_.makeOutput(".shstrtab", SHT_STRTAB, 0);
         shstrtab_->kind = SectionKind::Shstrtab;

@@ -74,7 +74,8 @@ public:
 
     // Runs the plugin's finaliser, if it has one, on the serialised image;
     // replaces `image` when the plugin produced a new one.
-    void finalize(std::vector<uint8_t> &image) const;
+    // `linkFlags` (CULD_LINK_F_*) tell it what the link was asked for.
+    void finalize(std::vector<uint8_t> &image, uint32_t linkFlags) const;
 
 private:
     bool admit(uint32_t policy, const std::string &attribute, std::string_view file,

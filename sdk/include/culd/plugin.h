@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 0u
+#define CULD_PLUGIN_ABI_MINOR 1u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -242,10 +242,18 @@ typedef enum culd_log_level {
     CULD_LOG_ERROR = 3
 } culd_log_level;
 
+/* What the link was asked for, as far as a hook's output depends on it
+ * (culd_host.link_flags; ABI 2.1, zero before). */
+enum {
+    CULD_LINK_F_DEBUG = 1u << 0,       /* -g: the output keeps debug info   */
+    CULD_LINK_F_DEBUG_INPUTS = 1u << 1 /* an input carries -G debug info
+                                          (.debug_info)                     */
+};
+
 /* Given by the host to every hook call. */
 typedef struct culd_host {
     uint32_t struct_size;
-    uint32_t reserved;
+    uint32_t link_flags; /* CULD_LINK_F_* (ABI 2.1; was reserved, zero) */
     void *opaque;
     /* Reports a diagnostic; an ERROR makes the link fail (after the hook
      * returns). `msg` is copied. */

@@ -315,8 +315,12 @@ private:
         for (auto &[code, r] : merged) {
             if (code == EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET)
                 continue;
-            if (code == EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE) { // omitted when 0
-                if (r.wordCount() == 0 || compatFastpath_ == 0)
+            // The inputs' masks ANDed. A zero mask is dropped from a
+            // SASS-only output but kept where the output carries the Mercury
+            // set a finaliser reads it with (sm_100+, also 0x9 & 0 for an
+            // sm_100f input linked for sm_103 with an sm_103 one).
+            if (code == EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE) {
+                if (r.wordCount() == 0 || (compatFastpath_ == 0 && !ctx_.target.isMercury()))
                     continue;
                 std::vector<uint32_t> words{compatFastpath_};
                 for (size_t i = 1; i < r.wordCount(); ++i)
@@ -348,6 +352,21 @@ private:
         }
     }
 
+    // nvlink writes a function's records in the reverse of their input
+    // order, except those the plugin names as tail codes (sm_100+:
+    // CBANK_PARAM_SIZE, PARAM_CBANK, SW_WAR): they are taken out here and
+    // go last, in input order, after the recomputed records too.
+    std::vector<MergedRecord> reverseInfoRecords(std::vector<MergedRecord> &records) const {
+        auto tailStart = std::stable_partition(
+            records.begin(), records.end(),
+            [&](const MergedRecord &r) { return !ctx_.target.isInfoTailCode(r.code); });
+        std::vector<MergedRecord> tail(std::make_move_iterator(tailStart),
+                                       std::make_move_iterator(records.end()));
+        records.erase(tailStart, records.end());
+        std::reverse(records.begin(), records.end());
+        return tail;
+    }
+
     // One .nv.info.<f> per live function: its input records reversed.
     void makeFunctionInfos() {
         for (auto &file : ctx_.files)
@@ -369,7 +388,7 @@ private:
                     if (m)
                         records.push_back(std::move(*m));
                 }
-                std::reverse(records.begin(), records.end());
+                std::vector<MergedRecord> tail = reverseInfoRecords(records);
                 // Recomputed records go at the end, as nvlink appends them
                 // (a relocatable link leaves them to the final link): an
                 // unknown CRS stack before the barrier count (a kernel
@@ -381,6 +400,8 @@ private:
                 if (entry && !externsInPlace && !ctx_.opts.relocatable)
                     if (std::optional<MergedRecord> m = externsRecord(kernelDependencies(s->owner)))
                         records.push_back(std::move(*m));
+                records.insert(records.end(), std::make_move_iterator(tail.begin()),
+                               std::make_move_iterator(tail.end()));
                 OutputSection *out = ctx_.makeOutput(std::string(s->name()), SHT_CUDA_INFO,
                                                      SHF_INFO_LINK);
                 out->kind = SectionKind::NvInfoFunc;

@@ -67,6 +67,14 @@ bool Target::admit(uint32_t policy, const std::string &attribute, std::string_vi
     }
 }
 
+bool Target::isInfoTailCode(uint32_t code) const {
+    const uint32_t *begin = arch_.info_tail_codes;
+    if (!begin)
+        return false;
+    return std::find(begin, begin + arch_.num_info_tail_codes, code) !=
+           begin + arch_.num_info_tail_codes;
+}
+
 void Target::finalize(std::vector<uint8_t> &image, uint32_t linkFlags) const {
     if (!desc_.finalize)
         return;

@@ -227,12 +227,18 @@ private:
         return sym;
     }
 
+    // The reserved shared memory's symbols (.offset0, .cap), which the
+    // linker defines where the target reserves some.
+    static bool isReservedSmem(const Symbol &s) {
+        return !s.isLocal && s.name.rfind(".nv.reservedSmem.", 0) == 0;
+    }
+
     bool emitsSymbol(const Symbol &s) const {
         if (!s.emitted || s.isSectionSymbol)
             return false;
         if (!s.isLocal && isLinkerProvided(s.name))
             return ctx_.opts.relocatable ||
-                   (s.name == ".nv.reservedSmem.offset0" && ctx_.target.reservedSharedMemory());
+                   (isReservedSmem(s) && ctx_.target.reservedSharedMemory());
         if (s.defined && s.section && (!s.section->isLive() || !s.section->out))
             return false;
         if (s.isFunction() && s.defined && !s.live)
@@ -285,6 +291,13 @@ private:
             if (s && placed.insert(s).second)
                 list.push_back(s);
         };
+        // Where the plugin says so, constant banks get their section symbols
+        // only after the globals (nvlink makes them at layout and does not
+        // re-sort the table).
+        auto late = [&](const OutputSection *s) {
+            return ctx_.target.lateSectionSymbolsLast() &&
+                   (s->kind == SectionKind::ConstantBank || s->kind == SectionKind::ConstantEntry);
+        };
         for (OutputSection *s : sections_)
             if (s->kind == SectionKind::Note)
                 place(locals_, sectionSymbolFor(s));
@@ -293,7 +306,8 @@ private:
                 if (!s)
                     continue;
                 if (s->isSectionSymbol) {
-                    if (s->section && s->section->isLive() && s->section->out)
+                    if (s->section && s->section->isLive() && s->section->out &&
+                        !late(s->section->out))
                         place(locals_, sectionSymbolFor(s->section->out));
                     continue;
                 }
@@ -305,7 +319,8 @@ private:
         }
         // Sections the linker made get their symbols last.
         for (OutputSection *s : sections_)
-            place(locals_, sectionSymbolFor(s));
+            if (!late(s))
+                place(locals_, sectionSymbolFor(s));
         for (auto &file : ctx_.files) {
             std::vector<Symbol *> weakUndefined;
             for (Symbol *s : file->symbols) {
@@ -322,11 +337,16 @@ private:
             for (Symbol *s : weakUndefined)
                 place(globals_, s);
         }
+        for (OutputSection *s : sections_)
+            if (late(s))
+                place(lateLocals_, sectionSymbolFor(s));
         uint32_t index = 0;
         for (Symbol *s : locals_)
             if (s)
                 s->outIndex = ++index;
         for (Symbol *s : globals_)
+            s->outIndex = ++index;
+        for (Symbol *s : lateLocals_)
             s->outIndex = ++index;
     }
 
@@ -344,6 +364,8 @@ private:
             uint8_t type = s.type;
             if (type == STT_CUDA_OBJECT && !ctx_.opts.relocatable)
                 type = STT_OBJECT;
+            if (!s.isLocal && isLinkerProvided(s.name) && ctx_.target.linkerSymbolsAreCudaObjects())
+                type = STT_CUDA_OBJECT;
             uint8_t bind = s.isLocal ? STB_LOCAL : s.binding;
             if (!s.isLocal && s.binding == STB_WEAK && !s.defined)
                 bind = STB_GLOBAL; // nvlink leaves still-undefined weak references GLOBAL
@@ -375,7 +397,12 @@ private:
                 emit(*s);
         for (Symbol *s : globals_)
             emit(*s);
-        symtab_->rawInfo = static_cast<uint32_t>(locals_.size());
+        for (Symbol *s : lateLocals_)
+            emit(*s);
+        // sh_info: one past the last local, wherever the locals are.
+        symtab_->rawInfo = static_cast<uint32_t>(
+            lateLocals_.empty() ? locals_.size()
+                                : locals_.size() + globals_.size() + lateLocals_.size());
     }
 
     void writeStringTables() {
@@ -422,19 +449,27 @@ private:
         return out;
     }
 
-    // The plugin's CULD_PHDR_CODE_DATA layout (every NVIDIA target): PHDR,
-    // LOAD R+X over constant banks and code, LOAD R+W over initialised and
-    // uninitialised globals (when there are any), LOAD R+X over the program
-    // header table again.
+    // The plugin's program header layout (none for -r):
+    //  * CULD_PHDR_CODE_DATA (sm_50..sm_90): PHDR, LOAD R+X over constant
+    //    banks and code, LOAD R+W over the data windows (when any), LOAD R+X
+    //    over the program header table again;
+    //  * CULD_PHDR_SPLIT (sm_100+): PHDR and its LOAD (R), LOAD R+X over the
+    //    code, LOAD R+W over the data windows, LOAD R over the constant banks
+    //    (each when there is something to cover).
     std::vector<OutputProgramHeader> programHeaders() const {
-        if (ctx_.opts.relocatable || !ctx_.target.writesProgramHeaders())
+        const uint32_t layout = ctx_.target.programHeaderLayout();
+        if (ctx_.opts.relocatable || layout == CULD_PHDR_NONE)
             return {};
+        const bool split = layout == CULD_PHDR_SPLIT;
         OutputProgramHeader table;
         table.type = PT_PHDR;
-        table.flags = PF_R | PF_X;
+        table.flags = split ? PF_R : PF_R | PF_X;
         table.align = 8;
         table.source = SegmentSource::ProgramHeaderTable;
         std::vector<OutputProgramHeader> out{table};
+        table.type = PT_LOAD;
+        if (split)
+            out.push_back(table);
         auto segment = [&](std::initializer_list<SectionKind> kinds, uint32_t flags) {
             OutputProgramHeader p;
             p.type = PT_LOAD;
@@ -447,12 +482,18 @@ private:
             if (!p.sections.empty())
                 out.push_back(p);
         };
+        const auto data = {SectionKind::GlobalInit,   SectionKind::Global,
+                           SectionKind::SharedEntry,  SectionKind::SharedGlobal,
+                           SectionKind::SharedReserved, SectionKind::Local};
+        if (split) {
+            segment({SectionKind::Text}, PF_R | PF_X);
+            segment(data, PF_R | PF_W);
+            segment({SectionKind::ConstantBank, SectionKind::ConstantEntry}, PF_R);
+            return out;
+        }
         segment({SectionKind::ConstantBank, SectionKind::ConstantEntry, SectionKind::Text},
                 PF_R | PF_X);
-        segment({SectionKind::GlobalInit, SectionKind::Global, SectionKind::SharedEntry,
-                 SectionKind::SharedGlobal, SectionKind::SharedReserved, SectionKind::Local},
-                PF_R | PF_W);
-        table.type = PT_LOAD;
+        segment(data, PF_R | PF_W);
         out.push_back(table);
         return out;
     }
@@ -565,7 +606,7 @@ private:
     OutputSection *shstrtab_ = nullptr, *strtab_ = nullptr, *symtab_ = nullptr;
     OutputSection *symtabShndx_ = nullptr; // only past SHN_LORESERVE sections
     std::map<OutputSection *, std::vector<const RelocKeep *>> relocs_;
-    std::vector<Symbol *> locals_, globals_;
+    std::vector<Symbol *> locals_, globals_, lateLocals_;
     std::unordered_map<const Symbol *, const ObjectFile *> firstAppearance_;
     std::unordered_map<const OutputSection *, uint32_t> shNames_;
 };

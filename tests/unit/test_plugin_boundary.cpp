@@ -233,6 +233,36 @@ TEST_CASE("arch flags reach the output", "[plugin-boundary]") {
         REQUIRE(warned.outcome == "ok");
         CHECK(warned.warnings == quiet.warnings + 1);
     }
+    SECTION("LINKER_SYMBOLS_CUDA_OBJECT and LATE_SECTION_SYMBOLS_LAST") {
+        MockDescriptor plain("sm90");
+        LinkResult sorted = link(plain, "sm_90", crossFile("sm_90"));
+        MockDescriptor mock("sm90");
+        mock.arch(90).flags |=
+            CULD_ARCH_F_LINKER_SYMBOLS_CUDA_OBJECT | CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST;
+        LinkResult late = link(mock, "sm_90", crossFile("sm_90"));
+        REQUIRE(sorted.outcome == "ok");
+        REQUIRE(late.outcome == "ok");
+        auto symbolType = [](const ElfFile &f, std::string_view name) {
+            for (const ElfSymbol &s : f.symbols())
+                if (s.name == name)
+                    return s.type();
+            return uint8_t(0xff);
+        };
+        ElfFile a = sorted.elf(), b = late.elf();
+        CHECK(symbolType(a, ".nv.reservedSmem.offset0") == elf::STT_OBJECT);
+        CHECK(symbolType(b, ".nv.reservedSmem.offset0") == elf::STT_CUDA_OBJECT);
+        // The constant bank's section symbol moves after the globals; sh_info
+        // then counts every symbol.
+        const ElfSection *symtabA = sorted.section(".symtab");
+        const ElfSection *symtabB = late.section(".symtab");
+        REQUIRE(symtabA);
+        REQUIRE(symtabB);
+        CHECK(symtabA->info < a.symbols().size());
+        CHECK(symtabB->info == b.symbols().size());
+        CHECK(b.symbols().back().type() == elf::STT_SECTION);
+        CHECK(std::string(b.section(b.symbols().back().shndx).name)
+                  .rfind(".nv.constant0.", 0) == 0);
+    }
     SECTION("CONST0_AFTER_DATA") {
         std::vector<fs::path> in = {fixture("14-static-shared", "sm_80", "main.cubin"),
                                     fixture("14-static-shared", "sm_80", "sum.cubin")};
@@ -277,6 +307,57 @@ TEST_CASE("arch record values reach the output", "[plugin-boundary]") {
         REQUIRE(after.outcome == "ok");
         CHECK(before.elf().header().phnum > 0);
         CHECK(after.elf().header().phnum == 0);
+    }
+    SECTION("phdr_layout SPLIT") {
+        // PHDR and its LOAD (both R), then code (R+X), data (R+W), banks (R).
+        std::vector<fs::path> in = {fixture("10-device-globals", "sm_90", "globals.cubin")};
+        MockDescriptor mock("sm90");
+        mock.arch(90).phdr_layout = CULD_PHDR_SPLIT;
+        LinkResult after = link(mock, "sm_90", in);
+        REQUIRE(after.outcome == "ok");
+        ElfFile f = after.elf();
+        std::vector<std::pair<uint32_t, uint32_t>> seen;
+        for (const ElfProgramHeader &p : f.programHeaders())
+            seen.push_back({p.type, p.flags});
+        using namespace elf;
+        CHECK(seen == std::vector<std::pair<uint32_t, uint32_t>>{{PT_PHDR, PF_R},
+                                                                 {PT_LOAD, PF_R},
+                                                                 {PT_LOAD, PF_R | PF_X},
+                                                                 {PT_LOAD, PF_R | PF_W},
+                                                                 {PT_LOAD, PF_R}});
+        CHECK(f.programHeaders()[0].offset == f.programHeaders()[1].offset);
+    }
+    SECTION("info_tail_codes") {
+        // The tail codes leave the reversal and close the list in input
+        // order (sm_100+: CBANK_PARAM_SIZE, PARAM_CBANK, SW_WAR).
+        auto kernelInfoCodes = [](const LinkResult &r) {
+            std::vector<uint8_t> codes;
+            ElfFile f = r.elf();
+            for (const ElfSection &s : f.sections())
+                if (std::string(s.name) == ".nv.info._Z5applyPfPKfi")
+                    for (const NvInfoRecord &rec :
+                         parseNvInfo(s.data, {"out", std::string(s.name)}))
+                        codes.push_back(rec.code);
+            return codes;
+        };
+        MockDescriptor plain("sm90");
+        LinkResult reversed = link(plain, "sm_90", crossFile("sm_90"));
+        static const uint32_t tail[] = {EIATTR_CBANK_PARAM_SIZE, EIATTR_PARAM_CBANK,
+                                        EIATTR_SW_WAR};
+        MockDescriptor mock("sm90");
+        mock.arch(90).num_info_tail_codes = 3;
+        mock.arch(90).info_tail_codes = tail;
+        LinkResult tailed = link(mock, "sm_90", crossFile("sm_90"));
+        REQUIRE(reversed.outcome == "ok");
+        REQUIRE(tailed.outcome == "ok");
+        std::vector<uint8_t> a = kernelInfoCodes(reversed), b = kernelInfoCodes(tailed);
+        REQUIRE(a.size() >= 3);
+        REQUIRE(b.size() == a.size());
+        CHECK(a.front() == EIATTR_SW_WAR);
+        CHECK(std::vector<uint8_t>(b.end() - 3, b.end()) ==
+              std::vector<uint8_t>{EIATTR_CBANK_PARAM_SIZE, EIATTR_PARAM_CBANK, EIATTR_SW_WAR});
+        CHECK(std::vector<uint8_t>(b.begin(), b.end() - 3) ==
+              std::vector<uint8_t>(a.begin() + 3, a.end()));
     }
     SECTION("reloc_style") {
         MockDescriptor mock("sm70");
@@ -489,5 +570,25 @@ TEST_CASE("hooks are called", "[plugin-boundary]") {
         };
         CHECK(link(mock, "sm_80", crossFile("sm_80")).outcome ==
               "plugin 'mock' failed to finalize the output: no capsule");
+    }
+    SECTION("finalize learns whether the link is -g") {
+        static uint32_t flagsSeen;
+        MockDescriptor mock("sm70");
+        mock.desc.finalize = [](const culd_host *host, uint32_t, const uint8_t *, uint64_t,
+                                culd_buffer *) -> int32_t {
+            flagsSeen = host->link_flags;
+            return 1;
+        };
+        flagsSeen = ~0u;
+        REQUIRE(link(mock, "sm_80", crossFile("sm_80")).outcome == "ok");
+        CHECK(flagsSeen == 0);
+        REQUIRE(link(mock, "sm_80", crossFile("sm_80"), {"-g"}).outcome == "ok");
+        CHECK(flagsSeen == CULD_LINK_F_DEBUG);
+        // A -G input (it carries .debug_info).
+        REQUIRE(link(mock, "sm_80", {fixture("63-debug-link", "sm_80", "main.cubin"),
+                                     fixture("63-debug-link", "sm_80", "lib.cubin")},
+                     {"-g"})
+                    .outcome == "ok");
+        CHECK(flagsSeen == (CULD_LINK_F_DEBUG | CULD_LINK_F_DEBUG_INPUTS));
     }
 }

@@ -44,7 +44,15 @@ public:
     bool relocatableRecordsPhentsize() const {
         return arch_.flags & CULD_ARCH_F_RELOCATABLE_PHENTSIZE;
     }
-    bool writesProgramHeaders() const { return arch_.phdr_layout == CULD_PHDR_CODE_DATA; }
+    uint32_t programHeaderLayout() const { return arch_.phdr_layout; }
+    bool linkerSymbolsAreCudaObjects() const {
+        return arch_.flags & CULD_ARCH_F_LINKER_SYMBOLS_CUDA_OBJECT;
+    }
+    bool lateSectionSymbolsLast() const {
+        return arch_.flags & CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST;
+    }
+    // Whether .nv.info.<f> records of this code follow the reversed others.
+    bool isInfoTailCode(uint32_t code) const;
     bool elfAbiV7() const { return arch_.elf_abi == CULD_ELF_ABI_V7; }
     uint32_t elfFlagsLow() const { return arch_.elf_flags_low; }
 

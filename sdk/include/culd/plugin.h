@@ -195,15 +195,27 @@ enum {
     CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL = 1u << 5,
     /* A relocatable (-r) output records e_phentsize although it has no
      * program headers. */
-    CULD_ARCH_F_RELOCATABLE_PHENTSIZE = 1u << 6
+    CULD_ARCH_F_RELOCATABLE_PHENTSIZE = 1u << 6,
+    /* The symbols the linker defines (.nv.reservedSmem.*, __UFT*, __UDT*)
+     * are STT_CUDA_OBJECT (else STT_OBJECT, like every other data symbol of
+     * an executable). ABI 2.1. */
+    CULD_ARCH_F_LINKER_SYMBOLS_CUDA_OBJECT = 1u << 7,
+    /* The section symbols of the constant banks follow the globals, and
+     * .symtab's sh_info counts every symbol: the table is not re-sorted
+     * after layout. ABI 2.1. */
+    CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST = 1u << 8
 };
 
 /* Program headers of an executable (non -r) output. */
 typedef enum culd_phdr_layout {
     CULD_PHDR_NONE = 0,     /* no program header table */
-    CULD_PHDR_CODE_DATA = 1 /* PHDR, LOAD R+X over constant banks and code,
+    CULD_PHDR_CODE_DATA = 1, /* PHDR, LOAD R+X over constant banks and code,
                                LOAD R+W over the data windows (when any),
                                LOAD R+X over the program header table */
+    CULD_PHDR_SPLIT = 2     /* PHDR (R), LOAD R over the program header
+                               table, LOAD R+X over code, LOAD R+W over the
+                               data windows (when any), LOAD R over the
+                               constant banks (when any). ABI 2.1 */
 } culd_phdr_layout;
 
 /* ELF header encoding family. */
@@ -229,6 +241,11 @@ typedef struct culd_arch_info {
     uint32_t num_compatible;     /* entries in compatible_inputs */
     const uint32_t *compatible_inputs; /* other input SMs accepted for this
                                           target (e.g. 80 for sm_86) */
+    /* ABI 2.1: .nv.info.<f> records are written in the reverse of their
+     * input order, except these codes, which follow the others in input
+     * order. */
+    uint32_t num_info_tail_codes;
+    const uint32_t *info_tail_codes;
 } culd_arch_info;
 
 /* ------------------------------------------------------------------------- */

@@ -83,6 +83,21 @@ static void checkInputFiles(const Options &opts) {
     }
 }
 
+// The Mercury shadow set of sm_100+ inputs (.nv.capmerc.text.<f>, the
+// .nv.merc.* sections) is carried by nvlink into its output; culd does not
+// link it yet. Called once every check nvlink makes has passed, so a link
+// nvlink refuses is refused in nvlink's words first.
+static void refuseUnlinkedMercurySet(Context &ctx) {
+    for (const auto &file : ctx.files)
+        for (const InputSection *s : file->sections)
+            if (s && s->kind == SectionKind::Mercury)
+                throw FatalError(file->name() + ": section '" + std::string(s->name()) +
+                                 "': linking the Mercury shadow set (.nv.capmerc.text.<f>, "
+                                 ".nv.merc.*) of " + ctx.target.name() +
+                                 " code is not supported yet; nvlink carries it into the "
+                                 "output, which culd would write without it");
+}
+
 void runLink(const Options &opts, const Plugin &plugin) {
     // Built once, before any pass: every per-arch question of the passes
     // goes to it (and through it to the plugin), never to the C structs.
@@ -146,6 +161,7 @@ void runLink(const Options &opts, const Plugin &plugin) {
     // link before anything is written; they have been printed already.
     if (Diagnostics::get().errorCount())
         throw ErrorsReported();
+    run("mercury-set", ctx, refuseUnlinkedMercurySet);
     run("write", ctx, writeOutput);
     if (!opts.registerLinkBinaries.empty())
         writeRegistrationFile(ctx);

@@ -114,24 +114,10 @@ public:
         return CULD_MERC_DATA;
     }
 
-    // Until the Mercury shadow set is linked and nvlink's re-finalisation of
-    // the code is reproduced (mercury.md, mercury-finalizer.md), every
-    // output for these targets would differ from nvlink's: refuse it rather
-    // than write it. The hook runs after the whole link, so what nvlink
-    // itself refuses (undefined or duplicate symbols ...) is still reported
-    // first, in nvlink's words.
-    bool hasFinalizer() const override { return true; }
-    int32_t finalize(const culd_host &host, uint32_t sm, const uint8_t *, uint64_t,
-                     culd_buffer &) override {
-        if (getenv("CULD_EXP")) return 1;
-        report(host, CULD_LOG_ERROR,
-               "linking for sm_" + std::to_string(sm) +
-                   " (Blackwell) is not supported yet: the Mercury shadow set "
-                   "(.nv.capmerc/.nv.merc sections) is not linked and nvlink's "
-                   "re-finalisation of the code is not reproduced, so the output would "
-                   "differ from nvlink's");
-        return -1;
-    }
+    // nvlink's post-link re-finalisation of the code: see Finalizer.cpp.
+    // (Until the core links the Mercury shadow set it refuses every output
+    // for these targets before this runs.)
+    bool hasFinalizer() const override { return false; }
 };
 
 } // namespace

@@ -4,9 +4,9 @@
 // set: capsule code (.nv.capmerc.text.<f>) and .nv.merc.* copies of the info,
 // relocation, symbol and data sections, all flagged 0x10000000. The SASS side
 // links like sm_90; the Mercury side uses the R_MERCURY catalog and must be
-// carried along (see mercury.md). Neither that nor nvlink's re-finalisation
-// of the SASS (mercury-finalizer.md) is done yet, so the finaliser refuses
-// every output (see finalize()).
+// carried along (see mercury.md). nvlink also re-finalises the SASS of
+// kernels after the link (scoreboard re-allocation): finalize() reproduces
+// that with Finalizer.cpp.
 //
 // Verified on CUDA 13.0 cubins: e_flags 0x06006402 / 0x06006702 / 0x06006e02 /
 // 0x06007802 / 0x06007902, EIATTR_PARAM_CBANK 0x000c0380, calls r_type 75,
@@ -15,8 +15,12 @@
 #include <culd/plugin.hpp>
 #include <culd-nvidia/Nvidia.h>
 
+#include "Finalizer.h"
+
 #include <cstring>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -68,6 +72,23 @@ bool isAlias(const char *name) {
            std::strcmp(name, ".nv.merc.nv.global.init") == 0;
 }
 
+// Every function nvlink writes for these targets has its capsule twin
+// (.nv.capmerc.text.<f>). Until the core links the shadow set, an output
+// without them would silently differ from nvlink's: name the first .text
+// that lacks its twin ("" when none does, or on a malformed image, which the
+// finaliser reports itself).
+std::string missingShadowCode(const uint8_t *image, uint64_t size) {
+    std::vector<std::string> names;
+    std::string error;
+    if (!culd::mercury::sectionNames(image, static_cast<size_t>(size), names, error))
+        return "";
+    std::set<std::string> present(names.begin(), names.end());
+    for (const std::string &n : names)
+        if (startsWith(n.c_str(), ".text.") && !present.count(".nv.capmerc" + n))
+            return "no .nv.capmerc" + n + " for " + n;
+    return "";
+}
+
 class Sm100MercuryPlugin final : public culd::sdk::Plugin {
 public:
     const char *name() const override { return "sm100-mercury"; }
@@ -114,10 +135,58 @@ public:
         return CULD_MERC_DATA;
     }
 
-    // nvlink's post-link re-finalisation of the code: see Finalizer.cpp.
-    // (Until the core links the Mercury shadow set it refuses every output
-    // for these targets before this runs.)
-    bool hasFinalizer() const override { return false; }
+    // nvlink re-finalises sm_100+ kernels after the link: the scoreboard of
+    // the stack-pointer load is dropped and the barriers re-allocated
+    // (Finalizer.cpp). Debug links either keep the code or make nvlink
+    // regenerate it, which culd cannot reproduce: refuse those.
+    bool hasFinalizer() const override { return true; }
+    int32_t finalize(const culd_host &host, uint32_t sm, const uint8_t *image, uint64_t size,
+                     culd_buffer &out) override {
+        using namespace culd::mercury;
+        const std::string arch = "sm_" + std::to_string(sm);
+        switch (debugAction(host.link_flags & CULD_LINK_F_DEBUG,
+                            host.link_flags & CULD_LINK_F_DEBUG_INPUTS)) {
+        case DebugAction::Unchanged:
+            return 1;
+        case DebugAction::Refuse:
+            report(host, CULD_LOG_ERROR,
+                   "culd cannot reproduce nvlink's code regeneration for " + arch + ": " +
+                       ((host.link_flags & CULD_LINK_F_DEBUG)
+                            ? "-g on code compiled without -G (nvlink inserts instructions "
+                              "into the kernels)"
+                            : "inputs compiled with -G linked without -g (nvlink strips the "
+                              "debug information and regenerates the code)"));
+            return -1;
+        case DebugAction::Rewrite:
+            break;
+        }
+        if (std::string missing = missingShadowCode(image, size); !missing.empty()) {
+            report(host, CULD_LOG_ERROR,
+                   "linking for " + arch + " (Blackwell) is not supported yet: the Mercury "
+                   "shadow set (.nv.capmerc/.nv.merc sections) is not linked (" + missing +
+                       "), so the output would differ from nvlink's");
+            return -1;
+        }
+        FinalizeResult result = finalizeImage(image, static_cast<size_t>(size));
+        switch (result.status) {
+        case FinalizeResult::Status::Unchanged:
+            return 1;
+        case FinalizeResult::Status::Error:
+            report(host, CULD_LOG_ERROR,
+                   "culd cannot reproduce nvlink's scoreboard finalisation for " + arch + ": " +
+                       result.error);
+            return -1;
+        case FinalizeResult::Status::Rewritten:
+            break;
+        }
+        uint8_t *dst = out.grow ? out.grow(out.opaque, result.image.size()) : nullptr;
+        if (!dst) {
+            report(host, CULD_LOG_ERROR, "out of memory finalising the " + arch + " output");
+            return -1;
+        }
+        std::memcpy(dst, result.image.data(), result.image.size());
+        return 0;
+    }
 };
 
 } // namespace

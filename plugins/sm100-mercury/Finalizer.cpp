@@ -1,0 +1,629 @@
+// nvlink 13.0's post-link scoreboard rewrite of sm_100+ kernels.
+//
+// In -rdc code ptxas cannot know a kernel's final stack size, so the kernel
+// loads its stack pointer (`LDC R1, c[0x0][0x37c]`) with a scoreboard
+// barrier and every EXIT waits on it. At link time nvlink knows the stack is
+// empty and re-runs the scoreboard allocation without that dependency.
+// Measured on nvlink 13.0.88 (docs/nvlink-findings.md, "Blackwell"):
+//
+// WHEN (rule W3, exact on every measured link): a function's control bits
+// change iff it is a kernel (STO_CUDA_ENTRY), its first R1 load has a write
+// barrier, the output's EIATTR_MIN_STACK_SIZE for it is 0, it contains no
+// CALL of any kind, and the link is not a debug link (debugAction()).
+//
+// WHAT: only the scoreboard fields change (write barrier bits 110-112, read
+// barrier 113-115, wait mask 116-121); stall/yield/reuse and every operand
+// bit stay, and the dependency edges "producer sets barrier b -> the
+// instructions that wait on b while it is pending" stay, minus the R1
+// load's. So the rewrite is a re-colouring of fixed dependency groups:
+//   1. a CFG from the branch encodings (BRA / uniform BRA targets, EXIT);
+//   2. a may-dataflow of the producers pending on each barrier gives the
+//      edges; producers released by one wait form a group (one colour);
+//   3. groups are coloured in program order, each preferring the colour of
+//      the study's "shift" rule H2 (inside the R1 load's range: indices
+//      above its barrier move down by one) or, after that range, its old
+//      colour, and otherwise the lowest colour not held by a group live at
+//      the same time;
+//   4. every consumer waits on the colours of its producers' groups.
+// Because step 4 rebuilds the waits from the input's own edges, the output
+// never waits on less than the input did (minus the R1 load). The colouring
+// matches nvlink byte for byte on about 95 % of rewritten kernels; the rest
+// differ only in which free index ptxas' allocator picked.
+#include "Finalizer.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
+#include <unordered_map>
+
+namespace culd::mercury {
+
+// ---------------------------------------------------------------------------
+// Instruction fields
+// ---------------------------------------------------------------------------
+
+uint32_t getBits(const Insn &insn, unsigned lo, unsigned width) {
+    uint32_t v = 0;
+    for (unsigned k = 0; k < width; ++k) {
+        unsigned bit = lo + k;
+        uint64_t word = bit < 64 ? insn.lo : insn.hi;
+        v |= static_cast<uint32_t>((word >> (bit % 64)) & 1) << k;
+    }
+    return v;
+}
+
+void setBits(Insn &insn, unsigned lo, unsigned width, uint32_t value) {
+    for (unsigned k = 0; k < width; ++k) {
+        unsigned bit = lo + k;
+        uint64_t &word = bit < 64 ? insn.lo : insn.hi;
+        uint64_t mask = uint64_t(1) << (bit % 64);
+        word = (value >> k & 1) ? (word | mask) : (word & ~mask);
+    }
+}
+
+namespace {
+
+uint32_t opcode12(const Insn &i) { return static_cast<uint32_t>(i.lo & 0xfff); }
+uint32_t opcode9(const Insn &i) { return static_cast<uint32_t>(i.lo & 0x1ff); }
+// Guard predicate (bits 12-15); 7 = PT, i.e. unconditional.
+uint32_t guard(const Insn &i) { return static_cast<uint32_t>(i.lo >> 12 & 0xf); }
+constexpr uint32_t kAlways = 7;
+
+uint32_t writeBarrier(const Insn &i) { return getBits(i, kWriteBarrierBit, 3); }
+uint32_t readBarrier(const Insn &i) { return getBits(i, kReadBarrierBit, 3); }
+uint32_t waitMask(const Insn &i) { return getBits(i, kWaitMaskBit, 6); }
+constexpr unsigned kSlotBits[2] = {kWriteBarrierBit, kReadBarrierBit};
+
+// Control-transfer opcodes (low 9 bits; the Volta+ numbering holds on sm_100).
+constexpr uint32_t kBra = 0x147;   // 0x947 BRA, 0x547 uniform-predicate BRA
+constexpr uint32_t kExit = 0x14d;
+constexpr uint32_t kRet = 0x150;
+constexpr uint32_t kKill = 0x15b;
+bool isControlClass(uint32_t op9) { return op9 >= 0x140 && op9 <= 0x15f; }
+// Control-class instructions that do not leave the straight line.
+bool fallsThroughOnly(uint32_t op9) {
+    switch (op9) {
+    case 0x141: // BSYNC
+    case 0x142: // BREAK
+    case 0x145: // BSSY
+    case 0x146: // YIELD
+    case 0x148: // WARPSYNC
+    case 0x15d: // NANOSLEEP
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::string hex(uint64_t v) {
+    static const char digits[] = "0123456789abcdef";
+    std::string s;
+    do {
+        s.insert(s.begin(), digits[v & 0xf]);
+        v >>= 4;
+    } while (v);
+    return "0x" + s;
+}
+
+// BRA target: a signed word offset (4-byte units) from the next
+// instruction, its low 8 bits at bits 16-23 and the rest at bits 34-81
+// (measured on every BRA of the study's sm_100/sm_120 sets).
+int64_t branchOffsetBytes(const Insn &i) {
+    uint64_t low8 = i.lo >> 16 & 0xff;
+    uint64_t high48 = ((i.lo >> 34) | (i.hi << 30)) & ((uint64_t(1) << 48) - 1);
+    uint64_t raw = high48 << 8 | low8; // 56-bit two's complement
+    int64_t words = (raw >> 55 & 1) ? static_cast<int64_t>(raw | ~((uint64_t(1) << 56) - 1))
+                                     : static_cast<int64_t>(raw);
+    return words * 4;
+}
+
+using Successors = std::vector<std::array<int64_t, 2>>; // -1 = none
+
+bool buildSuccessors(const std::vector<Insn> &code, Successors &succ, std::string &error) {
+    const int64_t n = static_cast<int64_t>(code.size());
+    succ.assign(code.size(), {-1, -1});
+    for (int64_t i = 0; i < n; ++i) {
+        const Insn &insn = code[static_cast<size_t>(i)];
+        uint32_t op = opcode9(insn);
+        int64_t next = i + 1 < n ? i + 1 : -1;
+        auto &s = succ[static_cast<size_t>(i)];
+        if (!isControlClass(op) || fallsThroughOnly(op)) {
+            s[0] = next;
+        } else if (op == kBra) {
+            int64_t off = branchOffsetBytes(insn);
+            int64_t target = i + 1 + off / 16;
+            if (off % 16 != 0 || target < 0 || target >= n) {
+                error = "branch at offset " + hex(static_cast<uint64_t>(i) * 16) +
+                        " leaves the function";
+                return false;
+            }
+            s[0] = target;
+            // The uniform-predicate form is taken as conditional.
+            if (opcode12(insn) != 0x947 || guard(insn) != kAlways)
+                s[1] = next;
+        } else if (op == kExit || op == kRet || op == kKill) {
+            if (guard(insn) != kAlways)
+                s[0] = next;
+        } else {
+            error = "control instruction " + hex(opcode12(insn)) + " at offset " +
+                    hex(static_cast<uint64_t>(i) * 16) + " is not modelled";
+            return false;
+        }
+    }
+    return true;
+}
+
+// A producer slot: instruction index * 2 + (0 = write barrier, 1 = read).
+using Slot = uint32_t;
+using Pending = std::array<std::vector<Slot>, kNumBarriers>;
+
+void insertSorted(std::vector<Slot> &v, Slot s) {
+    auto it = std::lower_bound(v.begin(), v.end(), s);
+    if (it == v.end() || *it != s)
+        v.insert(it, s);
+}
+
+// Unions `from` into `into`; true when `into` grew.
+bool mergeInto(std::vector<Slot> &into, const std::vector<Slot> &from) {
+    if (std::includes(into.begin(), into.end(), from.begin(), from.end()))
+        return false;
+    std::vector<Slot> merged;
+    merged.reserve(into.size() + from.size());
+    std::set_union(into.begin(), into.end(), from.begin(), from.end(),
+                   std::back_inserter(merged));
+    into.swap(merged);
+    return true;
+}
+
+// Producers that may be pending on each barrier when instruction i issues
+// (before its own wait). A may-analysis over the CFG, so a wait reached
+// over a back edge or a branch sees every producer that can reach it.
+// `reached[i]` is false for code no path from the entry reaches.
+void pendingAtEntry(const std::vector<Insn> &code, const Successors &succ, size_t skip,
+                    std::vector<Pending> &in, std::vector<bool> &reached) {
+    const size_t n = code.size();
+    in.assign(n, Pending{});
+    reached.assign(n, false);
+    if (n == 0)
+        return;
+    std::vector<size_t> work{0};
+    std::vector<bool> queued(n, false);
+    reached[0] = queued[0] = true;
+    while (!work.empty()) {
+        size_t i = work.back();
+        work.pop_back();
+        queued[i] = false;
+        Pending state = in[i];
+        uint32_t wait = waitMask(code[i]);
+        for (unsigned b = 0; b < kNumBarriers; ++b)
+            if (wait >> b & 1)
+                state[b].clear();
+        if (i != skip)
+            for (unsigned f = 0; f < 2; ++f) {
+                uint32_t b = getBits(code[i], kSlotBits[f], 3);
+                if (b < kNumBarriers)
+                    insertSorted(state[b], static_cast<Slot>(i * 2 + f));
+            }
+        for (int64_t t : succ[i]) {
+            if (t < 0)
+                continue;
+            size_t ti = static_cast<size_t>(t);
+            bool grew = !reached[ti];
+            reached[ti] = true;
+            for (unsigned b = 0; b < kNumBarriers; ++b)
+                grew |= mergeInto(in[ti][b], state[b]);
+            if (grew && !queued[ti]) {
+                queued[ti] = true;
+                work.push_back(ti);
+            }
+        }
+    }
+}
+
+struct UnionFind {
+    std::vector<Slot> parent;
+    explicit UnionFind(size_t n) : parent(n) {
+        for (size_t i = 0; i < n; ++i)
+            parent[i] = static_cast<Slot>(i);
+    }
+    Slot find(Slot x) {
+        while (parent[x] != x)
+            x = parent[x] = parent[parent[x]];
+        return x;
+    }
+    // The smaller slot stays the root, so a group's root is its first slot.
+    void unite(Slot a, Slot b) {
+        a = find(a);
+        b = find(b);
+        if (a != b)
+            parent[std::max(a, b)] = std::min(a, b);
+    }
+};
+
+// The H2 range: from the R1 load to the first instruction waiting on its
+// barrier (or the end).
+size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
+    for (size_t j = p0 + 1; j < code.size(); ++j)
+        if (waitMask(code[j]) >> b0 & 1)
+            return j;
+    return code.empty() ? 0 : code.size() - 1;
+}
+
+uint32_t shifted(uint32_t barrier, uint32_t b0) {
+    return barrier != kNoBarrier && barrier > b0 ? barrier - 1 : barrier;
+}
+
+void applyShiftOnly(std::vector<Insn> &code, size_t p0, uint32_t b0) {
+    size_t end = shiftRangeEnd(code, p0, b0);
+    setBits(code[p0], kWriteBarrierBit, 3, kNoBarrier);
+    for (size_t j = p0 + 1; j <= end; ++j) {
+        Insn &w = code[j];
+        for (unsigned bit : kSlotBits)
+            setBits(w, bit, 3, shifted(getBits(w, bit, 3), b0));
+        uint32_t m = waitMask(w);
+        uint32_t low = m & ((1u << b0) - 1);
+        setBits(w, kWaitMaskBit, 6, low | (m >> (b0 + 1)) << b0);
+    }
+}
+
+bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0, std::string &error) {
+    const size_t n = code.size();
+    Successors succ;
+    if (!buildSuccessors(code, succ, error))
+        return false;
+    std::vector<Pending> in;
+    std::vector<bool> reached;
+    pendingAtEntry(code, succ, p0, in, reached);
+
+    // Dependency edges and the groups they tie together.
+    UnionFind groups(n * 2);
+    std::vector<std::pair<Slot, size_t>> edges;
+    for (size_t c = 0; c < n; ++c) {
+        if (!reached[c])
+            continue;
+        uint32_t wait = waitMask(code[c]);
+        for (unsigned b = 0; b < kNumBarriers; ++b) {
+            if (!(wait >> b & 1) || in[c][b].empty())
+                continue;
+            for (Slot s : in[c][b]) {
+                edges.emplace_back(s, c);
+                groups.unite(in[c][b].front(), s);
+            }
+        }
+    }
+
+    // Where each group is live: the instructions it may be pending at.
+    std::vector<std::vector<Slot>> liveAt(n);
+    std::unordered_map<Slot, std::vector<size_t>> liveRange;
+    for (size_t i = 0; i < n; ++i) {
+        if (!reached[i])
+            continue;
+        for (unsigned b = 0; b < kNumBarriers; ++b)
+            for (Slot s : in[i][b]) {
+                Slot g = groups.find(s);
+                if (std::find(liveAt[i].begin(), liveAt[i].end(), g) == liveAt[i].end()) {
+                    liveAt[i].push_back(g);
+                    liveRange[g].push_back(i);
+                }
+            }
+    }
+
+    // Colour the groups in program order of their first slot.
+    size_t end = shiftRangeEnd(code, p0, b0);
+    std::unordered_map<Slot, uint32_t> colour;
+    for (size_t i = 0; i < n; ++i) {
+        if (i == p0)
+            continue;
+        for (unsigned f = 0; f < 2; ++f) {
+            uint32_t old = getBits(code[i], kSlotBits[f], 3);
+            if (old >= kNumBarriers)
+                continue;
+            Slot s = static_cast<Slot>(i * 2 + f);
+            Slot g = groups.find(s);
+            if (g != s)
+                continue; // not the group's first slot
+            uint32_t taken = 0;
+            for (size_t at : liveRange[g])
+                for (Slot h : liveAt[at]) {
+                    auto it = colour.find(h);
+                    if (h != g && it != colour.end())
+                        taken |= 1u << it->second;
+                }
+            uint32_t preferred = (i > p0 && i <= end) ? shifted(old, b0) : old;
+            uint32_t pick = preferred;
+            if (taken >> pick & 1) {
+                pick = 0;
+                while (pick < kNumBarriers && (taken >> pick & 1))
+                    ++pick;
+                if (pick == kNumBarriers) {
+                    error = "more than 6 scoreboard barriers live at offset " +
+                            hex(static_cast<uint64_t>(i) * 16);
+                    return false;
+                }
+            }
+            colour[g] = pick;
+        }
+    }
+
+    // Rebuild the fields: slots take their group's colour, consumers wait on
+    // the colours of the groups they consume.
+    for (size_t i = 0; i < n; ++i) {
+        std::array<uint32_t, 2> old = {writeBarrier(code[i]), readBarrier(code[i])};
+        for (unsigned f = 0; f < 2; ++f) {
+            uint32_t v = kNoBarrier;
+            if (i != p0 && old[f] < kNumBarriers)
+                v = colour.at(groups.find(static_cast<Slot>(i * 2 + f)));
+            setBits(code[i], kSlotBits[f], 3, v);
+        }
+        setBits(code[i], kWaitMaskBit, 6, 0);
+    }
+    for (const auto &[slot, consumer] : edges) {
+        uint32_t c = colour.at(groups.find(slot));
+        setBits(code[consumer], kWaitMaskBit, 6, waitMask(code[consumer]) | 1u << c);
+    }
+    return true;
+}
+
+} // namespace
+
+bool isStackPointerLoad(const Insn &insn) {
+    return opcode12(insn) == 0xb82 && (insn.lo >> 16 & 0xff) == 1 &&
+           (insn.lo >> 32 & 0xffff) == 0xdf00;
+}
+
+bool isCall(const Insn &insn) {
+    uint32_t op = opcode9(insn);
+    return op == 0x143 || op == 0x144;
+}
+
+bool rewriteScoreboards(std::vector<Insn> &code, std::string &error, Allocation allocation) {
+    auto p0 = std::find_if(code.begin(), code.end(), isStackPointerLoad);
+    if (p0 == code.end())
+        return true;
+    uint32_t b0 = writeBarrier(*p0);
+    if (b0 == kNoBarrier)
+        return true;
+    size_t at = static_cast<size_t>(p0 - code.begin());
+    if (b0 >= kNumBarriers) {
+        error = "stack-pointer load at offset " + hex(at * 16) + " uses barrier " +
+                std::to_string(b0);
+        return false;
+    }
+    if (allocation == Allocation::ShiftOnly) {
+        applyShiftOnly(code, at, b0);
+        return true;
+    }
+    return reallocate(code, at, b0, error);
+}
+
+DebugAction debugAction(bool debugLink, bool debugInputs) {
+    if (debugLink)
+        // -g with -G inputs keeps .text as is; -g on release code makes
+        // nvlink regenerate SASS (inserted instructions).
+        return debugInputs ? DebugAction::Unchanged : DebugAction::Refuse;
+    // -G inputs linked without -g: nvlink strips the debug info and
+    // regenerates the code.
+    return debugInputs ? DebugAction::Refuse : DebugAction::Rewrite;
+}
+
+// ---------------------------------------------------------------------------
+// The ELF image
+// ---------------------------------------------------------------------------
+
+namespace {
+
+constexpr uint32_t kShtProgbits = 1;
+constexpr uint32_t kShtSymtab = 2;
+constexpr uint32_t kShtNobits = 8;
+constexpr uint32_t kShtCudaInfo = 0x70000000;
+constexpr uint8_t kSttFunc = 2;
+constexpr uint8_t kStoCudaEntry = 0x10;
+constexpr uint8_t kEifmtSval = 4;
+constexpr uint8_t kEiattrMinStackSize = 0x12;
+
+template <typename T> T load(const uint8_t *p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v; // the cubin and every host culd runs on are little-endian
+}
+
+struct SectionHeader {
+    uint32_t name, type;
+    uint64_t flags, offset, size;
+    uint32_t link, info;
+};
+
+class Image {
+public:
+    Image(const uint8_t *data, size_t size) : data_(data), size_(size) {}
+
+    bool parse(std::string &error) {
+        if (size_ < 64 || std::memcmp(data_, "\x7f"
+                                             "ELF",
+                                      4) != 0)
+            return fail(error, "not an ELF file");
+        if (data_[4] != 2 || data_[5] != 1)
+            return fail(error, "not a little-endian ELF64 file");
+        uint64_t shoff = load<uint64_t>(data_ + 0x28);
+        uint16_t shentsize = load<uint16_t>(data_ + 0x3a);
+        uint16_t shnum = load<uint16_t>(data_ + 0x3c);
+        shstrndx_ = load<uint16_t>(data_ + 0x3e);
+        if (shnum == 0)
+            return true;
+        if (shentsize != 64 || !inBounds(shoff, uint64_t(shnum) * 64))
+            return fail(error, "section header table out of bounds");
+        for (uint16_t i = 0; i < shnum; ++i) {
+            const uint8_t *p = data_ + shoff + uint64_t(i) * 64;
+            SectionHeader h{load<uint32_t>(p),        load<uint32_t>(p + 4),
+                            load<uint64_t>(p + 8),    load<uint64_t>(p + 0x18),
+                            load<uint64_t>(p + 0x20), load<uint32_t>(p + 0x28),
+                            load<uint32_t>(p + 0x2c)};
+            if (h.type != kShtNobits && !inBounds(h.offset, h.size))
+                return fail(error, "section " + std::to_string(i) + " lies outside the file");
+            sections_.push_back(h);
+        }
+        if (shstrndx_ >= sections_.size())
+            return fail(error, "bad section name table index");
+        return true;
+    }
+
+    const std::vector<SectionHeader> &sections() const { return sections_; }
+    const uint8_t *bytes(const SectionHeader &h) const { return data_ + h.offset; }
+
+    // A NUL-terminated string at `off` of string-table section `index`.
+    bool string(size_t index, uint64_t off, std::string &out) const {
+        if (index >= sections_.size() || sections_[index].type == kShtNobits)
+            return false;
+        const SectionHeader &h = sections_[index];
+        if (off >= h.size)
+            return false;
+        const char *begin = reinterpret_cast<const char *>(bytes(h)) + off;
+        const void *nul = std::memchr(begin, 0, h.size - off);
+        if (!nul)
+            return false;
+        out.assign(begin, static_cast<const char *>(nul));
+        return true;
+    }
+    bool sectionName(size_t index, std::string &out) const {
+        return string(shstrndx_, sections_[index].name, out);
+    }
+
+private:
+    bool inBounds(uint64_t off, uint64_t len) const {
+        return off <= size_ && len <= size_ - off;
+    }
+    static bool fail(std::string &error, const std::string &what) {
+        error = what;
+        return false;
+    }
+    const uint8_t *data_;
+    size_t size_;
+    size_t shstrndx_ = 0;
+    std::vector<SectionHeader> sections_;
+};
+
+// EIATTR_MIN_STACK_SIZE of the global .nv.info, by symbol index.
+bool minStackSizes(const Image &image, std::unordered_map<uint32_t, uint32_t> &out,
+                   std::string &error) {
+    const auto &secs = image.sections();
+    for (size_t i = 0; i < secs.size(); ++i) {
+        std::string name;
+        if (secs[i].type != kShtCudaInfo || !image.sectionName(i, name) || name != ".nv.info")
+            continue;
+        const uint8_t *d = image.bytes(secs[i]);
+        uint64_t size = secs[i].size, p = 0;
+        while (size - p >= 4) {
+            uint8_t format = d[p], code = d[p + 1];
+            uint16_t len = load<uint16_t>(d + p + 2);
+            p += 4;
+            if (format != kEifmtSval)
+                continue;
+            if (len > size - p) {
+                error = ".nv.info: attribute " + hex(code) + " runs past the section";
+                return false;
+            }
+            if (code == kEiattrMinStackSize && len >= 8)
+                out[load<uint32_t>(d + p)] = load<uint32_t>(d + p + 4);
+            p += len;
+        }
+    }
+    return true;
+}
+
+std::vector<Insn> readCode(const uint8_t *p, uint64_t size) {
+    std::vector<Insn> code(size / 16);
+    for (size_t i = 0; i < code.size(); ++i)
+        code[i] = {load<uint64_t>(p + i * 16), load<uint64_t>(p + i * 16 + 8)};
+    return code;
+}
+
+void writeCode(uint8_t *p, const std::vector<Insn> &code) {
+    for (size_t i = 0; i < code.size(); ++i) {
+        std::memcpy(p + i * 16, &code[i].lo, 8);
+        std::memcpy(p + i * 16 + 8, &code[i].hi, 8);
+    }
+}
+
+FinalizeResult failure(const std::string &what) {
+    FinalizeResult r;
+    r.status = FinalizeResult::Status::Error;
+    r.error = what;
+    return r;
+}
+
+} // namespace
+
+bool sectionNames(const uint8_t *data, size_t size, std::vector<std::string> &names,
+                  std::string &error) {
+    Image image(data, size);
+    if (!image.parse(error))
+        return false;
+    names.clear();
+    for (size_t i = 0; i < image.sections().size(); ++i) {
+        std::string name;
+        if (!image.sectionName(i, name)) {
+            error = "section " + std::to_string(i) + " has a bad name";
+            return false;
+        }
+        names.push_back(name);
+    }
+    return true;
+}
+
+FinalizeResult finalizeImage(const uint8_t *data, size_t size, Allocation allocation) {
+    Image image(data, size);
+    std::string error;
+    if (!image.parse(error))
+        return failure(error);
+    std::unordered_map<uint32_t, uint32_t> stack;
+    if (!minStackSizes(image, stack, error))
+        return failure(error);
+
+    const auto &secs = image.sections();
+    FinalizeResult result;
+    for (size_t si = 0; si < secs.size(); ++si) {
+        const SectionHeader &symtab = secs[si];
+        if (symtab.type != kShtSymtab)
+            continue;
+        if (symtab.size % 24 != 0)
+            return failure(".symtab: size is not a multiple of 24");
+        const uint8_t *syms = image.bytes(symtab);
+        for (uint32_t k = 0; k < symtab.size / 24; ++k) {
+            const uint8_t *sym = syms + uint64_t(k) * 24;
+            uint8_t info = sym[4], other = sym[5];
+            uint16_t shndx = load<uint16_t>(sym + 6);
+            if ((info & 0xf) != kSttFunc || !(other & kStoCudaEntry))
+                continue;
+            auto st = stack.find(k);
+            if (st == stack.end() || st->second != 0)
+                continue; // a stack, or unknown: the R1 load stays needed
+            std::string name;
+            if (!image.string(symtab.link, load<uint32_t>(sym), name))
+                return failure(".symtab: symbol " + std::to_string(k) + " has a bad name");
+            if (shndx == 0 || shndx >= secs.size() || secs[shndx].type != kShtProgbits)
+                return failure("kernel '" + name + "': bad section index " +
+                               std::to_string(shndx));
+            const SectionHeader &text = secs[shndx];
+            if (text.size % 16 != 0)
+                return failure("kernel '" + name + "': .text size is not a multiple of 16");
+            std::vector<Insn> code = readCode(image.bytes(text), text.size);
+            if (std::any_of(code.begin(), code.end(), isCall))
+                continue;
+            std::vector<Insn> before = code;
+            if (!rewriteScoreboards(code, error, allocation))
+                return failure("kernel '" + name + "': " + error);
+            if (code == before)
+                continue;
+            if (result.image.empty())
+                result.image.assign(data, data + size);
+            writeCode(result.image.data() + text.offset, code);
+            result.rewritten.push_back(name);
+        }
+    }
+    result.status = result.image.empty() ? FinalizeResult::Status::Unchanged
+                                         : FinalizeResult::Status::Rewritten;
+    return result;
+}
+
+} // namespace culd::mercury

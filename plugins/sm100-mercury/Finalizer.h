@@ -1,0 +1,75 @@
+// nvlink's post-link scoreboard rewrite of sm_100+ kernels (the Mercury
+// "finaliser"), as a pure function on a serialised ELF64 cubin. See
+// Finalizer.cpp for the rule and docs/nvlink-findings.md for the data.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace culd::mercury {
+
+// One 128-bit SASS instruction, little-endian halves.
+struct Insn {
+    uint64_t lo = 0;
+    uint64_t hi = 0;
+    bool operator==(const Insn &o) const { return lo == o.lo && hi == o.hi; }
+    bool operator!=(const Insn &o) const { return !(*this == o); }
+};
+
+// The scoreboard fields of the Volta+ control word (bits 105-127).
+constexpr unsigned kWriteBarrierBit = 110; // 3 bits, 7 = none
+constexpr unsigned kReadBarrierBit = 113;  // 3 bits, 7 = none
+constexpr unsigned kWaitMaskBit = 116;     // 6 bits, one per barrier
+constexpr unsigned kNoBarrier = 7;
+constexpr unsigned kNumBarriers = 6;
+
+uint32_t getBits(const Insn &insn, unsigned lo, unsigned width);
+void setBits(Insn &insn, unsigned lo, unsigned width, uint32_t value);
+
+// `LDC R1, c[0x0][0x37c]`: the stack-pointer load of an -rdc kernel.
+bool isStackPointerLoad(const Insn &insn);
+// CALL of any kind (direct, indirect, to internal slow paths).
+bool isCall(const Insn &insn);
+
+// How a function's scoreboard bits are re-allocated once the stack-pointer
+// load loses its barrier.
+enum class Allocation {
+    // Control-flow aware re-allocation that keeps every dependency (default).
+    Reallocate,
+    // The study's "shift" rule H2 alone (measurement only: it can drop a
+    // dependency that crosses the end of its range).
+    ShiftOnly,
+};
+
+// Rewrites one kernel's .text that passed the W3 test (an R1 load with a
+// barrier). Returns false with `error` set when the code cannot be analysed
+// (unknown control flow, a branch leaving the function, too many live
+// barriers).
+bool rewriteScoreboards(std::vector<Insn> &code, std::string &error,
+                        Allocation allocation = Allocation::Reallocate);
+
+// What a debug link asks of the finaliser (culd_host.link_flags).
+enum class DebugAction { Rewrite, Unchanged, Refuse };
+DebugAction debugAction(bool debugLink, bool debugInputs);
+
+struct FinalizeResult {
+    enum class Status { Unchanged, Rewritten, Error };
+    Status status = Status::Unchanged;
+    std::vector<uint8_t> image; // the new image when Rewritten
+    std::string error;          // when Error
+    std::vector<std::string> rewritten; // kernels whose .text changed
+};
+
+// Applies W3 + the rewrite to every kernel of a linked (non-debug) image.
+// Every offset and size read from the image is checked: a malformed image
+// gives Status::Error, never an out-of-bounds read.
+FinalizeResult finalizeImage(const uint8_t *image, size_t size,
+                             Allocation allocation = Allocation::Reallocate);
+
+// The section names of an image (false with `error` on a malformed one).
+bool sectionNames(const uint8_t *image, size_t size, std::vector<std::string> &names,
+                  std::string &error);
+
+} // namespace culd::mercury

@@ -1,0 +1,420 @@
+// The sm_100+ scoreboard finaliser (plugins/sm100-mercury/Finalizer.cpp) on
+// hand-made instruction sequences wrapped in minimal cubin images.
+#include "Finalizer.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace culd::mercury;
+
+namespace {
+
+constexpr uint32_t kNone = kNoBarrier;
+
+// An instruction with opcode `op` (guard PT) and the given scoreboard.
+Insn make(uint32_t op, uint32_t wbar = kNone, uint32_t rbar = kNone, uint32_t wait = 0) {
+    Insn i;
+    i.lo = op | uint64_t(7) << 12;
+    setBits(i, kWriteBarrierBit, 3, wbar);
+    setBits(i, kReadBarrierBit, 3, rbar);
+    setBits(i, kWaitMaskBit, 6, wait);
+    return i;
+}
+constexpr uint32_t kS2R = 0x919, kLdg = 0x981, kIadd = 0xc10, kStg = 0x986;
+
+Insn ldcR1(uint32_t wbar) {
+    Insn i = make(0xb82, wbar);
+    i.lo |= uint64_t(1) << 16 | uint64_t(0xdf00) << 32;
+    return i;
+}
+Insn exitInsn(uint32_t wait = 0) { return make(0x94d, kNone, kNone, wait); }
+// BRA from instruction `from` to `to`; `predicated` gives it a guard P0.
+Insn bra(size_t from, size_t to, bool predicated, uint32_t wait = 0) {
+    Insn i = make(0x947, kNone, kNone, wait);
+    int64_t words = (static_cast<int64_t>(to) - static_cast<int64_t>(from) - 1) * 4;
+    uint64_t raw = static_cast<uint64_t>(words) & ((uint64_t(1) << 56) - 1);
+    i.lo |= (raw & 0xff) << 16;
+    uint64_t high = raw >> 8;
+    i.lo |= high << 34;
+    i.hi |= high >> 30;
+    if (predicated)
+        i.lo &= ~(uint64_t(0xf) << 12); // P0
+    return i;
+}
+
+uint32_t wbar(const Insn &i) { return getBits(i, kWriteBarrierBit, 3); }
+uint32_t rbar(const Insn &i) { return getBits(i, kReadBarrierBit, 3); }
+uint32_t waits(const Insn &i) { return getBits(i, kWaitMaskBit, 6); }
+
+// --- a minimal cubin ---------------------------------------------------------
+
+struct Function {
+    std::string name;
+    std::vector<Insn> code;
+    bool kernel = true;
+    int64_t minStack = 0; // -1: no EIATTR_MIN_STACK_SIZE
+};
+
+template <typename T> void put(std::vector<uint8_t> &v, size_t at, T value) {
+    std::memcpy(v.data() + at, &value, sizeof value);
+}
+template <typename T> void append(std::vector<uint8_t> &v, T value) {
+    v.resize(v.size() + sizeof value);
+    put(v, v.size() - sizeof value, value);
+}
+
+struct Image {
+    std::vector<uint8_t> bytes;
+    std::vector<size_t> textOffsets; // per function
+};
+
+// Sections: null, .shstrtab, .strtab, .symtab, .nv.info, .text.<f>...
+Image buildImage(const std::vector<Function> &fns) {
+    std::vector<std::string> names = {"", ".shstrtab", ".strtab", ".symtab", ".nv.info"};
+    for (const auto &f : fns)
+        names.push_back(".text." + f.name);
+    std::vector<uint8_t> shstr, str(1, 0), sym(24, 0), info;
+    std::vector<uint32_t> nameOff;
+    for (const auto &n : names) {
+        nameOff.push_back(static_cast<uint32_t>(shstr.size()));
+        shstr.insert(shstr.end(), n.begin(), n.end());
+        shstr.push_back(0);
+    }
+    for (size_t k = 0; k < fns.size(); ++k) {
+        uint32_t symIndex = static_cast<uint32_t>(k + 1);
+        append(sym, static_cast<uint32_t>(str.size()));
+        str.insert(str.end(), fns[k].name.begin(), fns[k].name.end());
+        str.push_back(0);
+        append<uint8_t>(sym, 0x12);                                   // GLOBAL FUNC
+        append<uint8_t>(sym, fns[k].kernel ? 0x10 : 0);               // STO_CUDA_ENTRY
+        append<uint16_t>(sym, static_cast<uint16_t>(5 + k));          // .text.<f>
+        append<uint64_t>(sym, 0);
+        append<uint64_t>(sym, fns[k].code.size() * 16);
+        if (fns[k].minStack >= 0) {
+            append<uint8_t>(info, 4);
+            append<uint8_t>(info, 0x12);
+            append<uint16_t>(info, 8);
+            append<uint32_t>(info, symIndex);
+            append<uint32_t>(info, static_cast<uint32_t>(fns[k].minStack));
+        }
+    }
+    Image img;
+    std::vector<uint8_t> &out = img.bytes;
+    out.assign(64, 0);
+    struct Sec {
+        uint32_t type;
+        uint64_t off, size;
+        uint32_t link, info;
+    };
+    std::vector<Sec> secs = {{0, 0, 0, 0, 0}};
+    auto add = [&](uint32_t type, const std::vector<uint8_t> &data, uint32_t link) {
+        while (out.size() % 16)
+            out.push_back(0);
+        secs.push_back({type, out.size(), data.size(), link, 0});
+        out.insert(out.end(), data.begin(), data.end());
+    };
+    add(3, shstr, 0);
+    add(3, str, 0);
+    add(2, sym, 2);
+    add(0x70000000, info, 3);
+    for (const auto &f : fns) {
+        std::vector<uint8_t> text;
+        for (const Insn &i : f.code) {
+            append(text, i.lo);
+            append(text, i.hi);
+        }
+        add(1, text, 0);
+        img.textOffsets.push_back(secs.back().off);
+    }
+    while (out.size() % 8)
+        out.push_back(0);
+    uint64_t shoff = out.size();
+    for (size_t i = 0; i < secs.size(); ++i) {
+        std::vector<uint8_t> h(64, 0);
+        put(h, 0, nameOff[i]);
+        put(h, 4, secs[i].type);
+        put(h, 0x18, secs[i].off);
+        put(h, 0x20, secs[i].size);
+        put(h, 0x28, secs[i].link);
+        put(h, 0x2c, secs[i].info);
+        out.insert(out.end(), h.begin(), h.end());
+    }
+    std::memcpy(out.data(), "\x7f"
+                            "ELF",
+                4);
+    out[4] = 2; // ELF64
+    out[5] = 1; // little-endian
+    put(out, 0x28, shoff);
+    put<uint16_t>(out, 0x3a, 64);
+    put<uint16_t>(out, 0x3c, static_cast<uint16_t>(secs.size()));
+    put<uint16_t>(out, 0x3e, 1);
+    return img;
+}
+
+std::vector<Insn> codeAt(const std::vector<uint8_t> &image, size_t off, size_t count) {
+    std::vector<Insn> code(count);
+    for (size_t i = 0; i < count; ++i) {
+        std::memcpy(&code[i].lo, image.data() + off + i * 16, 8);
+        std::memcpy(&code[i].hi, image.data() + off + i * 16 + 8, 8);
+    }
+    return code;
+}
+
+// The typical -rdc kernel start: R1 load on barrier 0, S2R on 1, an add
+// waiting on the S2R, EXIT waiting on the R1 load.
+std::vector<Insn> simpleKernel(uint32_t r1Barrier = 0) {
+    return {ldcR1(r1Barrier), make(kS2R, 1), make(kIadd, kNone, kNone, 1 << 1),
+            exitInsn(1u << r1Barrier)};
+}
+
+FinalizeResult run(const std::vector<Function> &fns) {
+    Image img = buildImage(fns);
+    return finalizeImage(img.bytes.data(), img.bytes.size());
+}
+
+} // namespace
+
+TEST_CASE("mercury finaliser: a qualifying kernel loses the R1 scoreboard", "[mercury]") {
+    Function f{"k", simpleKernel()};
+    Image img = buildImage({f});
+    FinalizeResult r = finalizeImage(img.bytes.data(), img.bytes.size());
+    REQUIRE(r.status == FinalizeResult::Status::Rewritten);
+    REQUIRE(r.rewritten == std::vector<std::string>{"k"});
+    REQUIRE(r.image.size() == img.bytes.size());
+    std::vector<Insn> code = codeAt(r.image, img.textOffsets[0], 4);
+    CHECK(wbar(code[0]) == kNone);
+    CHECK(wbar(code[1]) == 0); // the shift: 1 -> 0
+    CHECK(waits(code[2]) == 1);
+    CHECK(waits(code[3]) == 0); // EXIT no longer waits on the R1 load
+    // Only the scoreboard bits changed.
+    for (size_t i = 0; i < 4; ++i) {
+        CHECK(code[i].lo == f.code[i].lo);
+        CHECK((code[i].hi & ~(uint64_t(0xfff) << 46)) == (f.code[i].hi & ~(uint64_t(0xfff) << 46)));
+    }
+    // Bytes outside the .text are untouched.
+    std::vector<uint8_t> a = r.image, b = img.bytes;
+    std::fill(a.begin() + img.textOffsets[0], a.begin() + img.textOffsets[0] + 64, 0);
+    std::fill(b.begin() + img.textOffsets[0], b.begin() + img.textOffsets[0] + 64, 0);
+    CHECK(a == b);
+}
+
+TEST_CASE("mercury finaliser: W3 negatives leave the image unchanged", "[mercury]") {
+    SECTION("device function") {
+        CHECK(run({{"f", simpleKernel(), false}}).status == FinalizeResult::Status::Unchanged);
+    }
+    SECTION("no R1 load") {
+        std::vector<Insn> code = {make(kS2R, 0), make(kIadd, kNone, kNone, 1), exitInsn()};
+        CHECK(run({{"k", code}}).status == FinalizeResult::Status::Unchanged);
+    }
+    SECTION("R1 load without a barrier") {
+        std::vector<Insn> code = {ldcR1(kNone), make(kS2R, 0), make(kIadd, kNone, kNone, 1),
+                                  exitInsn()};
+        CHECK(run({{"k", code}}).status == FinalizeResult::Status::Unchanged);
+    }
+    SECTION("MIN_STACK_SIZE != 0") {
+        CHECK(run({{"k", simpleKernel(), true, 16}}).status ==
+              FinalizeResult::Status::Unchanged);
+    }
+    SECTION("no MIN_STACK_SIZE attribute") {
+        CHECK(run({{"k", simpleKernel(), true, -1}}).status ==
+              FinalizeResult::Status::Unchanged);
+    }
+    SECTION("a CALL") {
+        std::vector<Insn> code = simpleKernel();
+        code.insert(code.begin() + 3, make(0x943));
+        CHECK(run({{"k", code}}).status == FinalizeResult::Status::Unchanged);
+    }
+    SECTION("only the qualifying kernel of several") {
+        FinalizeResult r = run({{"dev", simpleKernel(), false}, {"k", simpleKernel()},
+                                {"stack", simpleKernel(), true, 8}});
+        REQUIRE(r.status == FinalizeResult::Status::Rewritten);
+        CHECK(r.rewritten == std::vector<std::string>{"k"});
+    }
+}
+
+TEST_CASE("mercury finaliser: barrier indices above the R1 barrier shift down", "[mercury]") {
+    // R1 load on barrier 1; barrier 0 below it keeps its index, 2 and 3
+    // become 1 and 2, and the wait masks follow.
+    std::vector<Insn> code = {
+        make(kS2R, 0),                           // 0: W0
+        ldcR1(1),                                // 1: R1 load, W1
+        make(kLdg, 2),                           // 2: W2
+        make(kLdg, 3, 2, 1 << 0),                // 3: waits 0, W3 R2
+        make(kIadd, kNone, kNone, 1 << 2 | 1 << 3), // 4: waits 2+3 (the LDGs)
+        exitInsn(1 << 1),                        // 5: waits the R1 load
+    };
+    std::vector<Insn> out = code;
+    std::string error;
+    REQUIRE(rewriteScoreboards(out, error));
+    CHECK(wbar(out[0]) == 0);
+    CHECK(wbar(out[1]) == kNone);
+    CHECK(wbar(out[2]) == 1);
+    CHECK(wbar(out[3]) == 2);
+    CHECK(rbar(out[3]) == 1);
+    CHECK(waits(out[3]) == 1 << 0);
+    CHECK(waits(out[4]) == (1 << 1 | 1 << 2));
+    CHECK(waits(out[5]) == 0);
+    // The shift-only rule agrees on this straight-line code.
+    std::vector<Insn> shifted = code;
+    REQUIRE(rewriteScoreboards(shifted, error, Allocation::ShiftOnly));
+    CHECK(shifted == out);
+}
+
+TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]") {
+    // X (W1) is consumed on both sides of an early `@P BRA`; after the
+    // branch Y reuses barrier 0 (free once the R1 load's wait is gone in
+    // the input). The shift rule alone renames X to 0 but leaves the later
+    // waits on 1: the re-allocation must move Y off X's colour instead.
+    std::vector<Insn> code = {
+        ldcR1(0),                                    // 0
+        make(kLdg, 1),                               // 1: X
+        bra(2, 7, true, 1 << 0),                     // 2: @P0 BRA 7, waits R1
+        make(kLdg, 0),                               // 3: Y
+        make(kIadd, kNone, kNone, 1 << 0),           // 4: waits Y
+        make(kIadd, kNone, kNone, 1 << 1),           // 5: waits X
+        exitInsn(),                                  // 6
+        make(kStg, kNone, kNone, 1 << 1),            // 7: waits X (via the branch)
+        exitInsn(),                                  // 8
+    };
+    std::vector<Insn> out = code;
+    std::string error;
+    REQUIRE(rewriteScoreboards(out, error));
+    uint32_t x = wbar(out[1]), y = wbar(out[3]);
+    REQUIRE(x < kNumBarriers);
+    REQUIRE(y < kNumBarriers);
+    CHECK(x != y);
+    CHECK(waits(out[4]) >> y & 1);
+    CHECK(waits(out[5]) >> x & 1);
+    CHECK(waits(out[7]) >> x & 1);
+    CHECK(x == 0); // the shift's choice for X
+    CHECK(y == 1); // lowest colour free while X is live
+    CHECK(waits(out[2]) == 0);
+
+    std::vector<Insn> shifted = code;
+    REQUIRE(rewriteScoreboards(shifted, error, Allocation::ShiftOnly));
+    CHECK(wbar(shifted[1]) == 0);
+    CHECK_FALSE(waits(shifted[7]) >> 0 & 1); // H2 alone drops X -> 7
+}
+
+TEST_CASE("mercury finaliser: a dependency over a loop back edge is kept", "[mercury]") {
+    // A load at the loop's end is consumed at the loop head (back edge) and
+    // after the loop; the loop branch itself waits on nothing.
+    std::vector<Insn> code = {
+        ldcR1(0),                                 // 0
+        make(kLdg, 1),                            // 1: A
+        make(kIadd, kNone, kNone, 1 << 1),        // 2: loop head, waits A / B
+        make(kLdg, 1),                            // 3: B
+        bra(4, 2, true),                          // 4: @P0 BRA 2
+        make(kStg, kNone, kNone, 1 << 1),         // 5: waits B
+        exitInsn(1 << 0),                         // 6
+    };
+    std::vector<Insn> out = code;
+    std::string error;
+    REQUIRE(rewriteScoreboards(out, error));
+    uint32_t a = wbar(out[1]), b = wbar(out[3]);
+    CHECK(waits(out[2]) >> a & 1);
+    CHECK(waits(out[2]) >> b & 1);
+    CHECK(waits(out[5]) >> b & 1);
+    CHECK(wbar(out[0]) == kNone);
+    CHECK(waits(out[6]) == 0);
+}
+
+TEST_CASE("mercury finaliser: code it cannot analyse is an error", "[mercury]") {
+    std::string error;
+    SECTION("branch leaving the function") {
+        std::vector<Insn> code = {ldcR1(0), bra(1, 40, true), exitInsn(1)};
+        CHECK_FALSE(rewriteScoreboards(code, error));
+        CHECK(error.find("leaves the function") != std::string::npos);
+    }
+    SECTION("unmodelled control instruction") {
+        std::vector<Insn> code = {ldcR1(0), make(0x949), exitInsn(1)}; // BRX
+        CHECK_FALSE(rewriteScoreboards(code, error));
+        CHECK(error.find("not modelled") != std::string::npos);
+        FinalizeResult r = run({{"k", code}});
+        CHECK(r.status == FinalizeResult::Status::Error);
+        CHECK(r.error.find("kernel 'k'") != std::string::npos);
+    }
+}
+
+TEST_CASE("mercury finaliser: malformed images give errors", "[mercury]") {
+    Image img = buildImage({{"k", simpleKernel()}});
+    const std::vector<uint8_t> &good = img.bytes;
+    SECTION("every truncation") {
+        for (size_t n = 0; n < good.size(); ++n) {
+            std::vector<uint8_t> cut(good.begin(), good.begin() + static_cast<ptrdiff_t>(n));
+            FinalizeResult r = finalizeImage(cut.data(), cut.size());
+            CHECK(r.status != FinalizeResult::Status::Rewritten);
+        }
+        CHECK(finalizeImage(good.data(), 10).status == FinalizeResult::Status::Error);
+    }
+    uint64_t shoff;
+    std::memcpy(&shoff, good.data() + 0x28, 8);
+    auto header = [&](size_t index) { return shoff + index * 64; };
+    SECTION("section offset past the end") {
+        std::vector<uint8_t> bad = good;
+        put<uint64_t>(bad, header(5) + 0x18, good.size() - 8);
+        FinalizeResult r = finalizeImage(bad.data(), bad.size());
+        CHECK(r.status == FinalizeResult::Status::Error);
+        CHECK(r.error.find("outside the file") != std::string::npos);
+    }
+    SECTION("section size overflowing") {
+        std::vector<uint8_t> bad = good;
+        put<uint64_t>(bad, header(3) + 0x20, ~uint64_t(0));
+        CHECK(finalizeImage(bad.data(), bad.size()).status == FinalizeResult::Status::Error);
+    }
+    SECTION("section header table out of bounds") {
+        std::vector<uint8_t> bad = good;
+        put<uint64_t>(bad, 0x28, ~uint64_t(0) - 10);
+        CHECK(finalizeImage(bad.data(), bad.size()).status == FinalizeResult::Status::Error);
+    }
+    SECTION("symbol section index out of range") {
+        std::vector<uint8_t> bad = good;
+        uint64_t symOff;
+        std::memcpy(&symOff, bad.data() + header(3) + 0x18, 8);
+        put<uint16_t>(bad, symOff + 24 + 6, 200);
+        FinalizeResult r = finalizeImage(bad.data(), bad.size());
+        CHECK(r.status == FinalizeResult::Status::Error);
+        CHECK(r.error.find("bad section index") != std::string::npos);
+    }
+    SECTION("symbol name out of range") {
+        std::vector<uint8_t> bad = good;
+        uint64_t symOff;
+        std::memcpy(&symOff, bad.data() + header(3) + 0x18, 8);
+        put<uint32_t>(bad, symOff + 24, 100000);
+        CHECK(finalizeImage(bad.data(), bad.size()).status == FinalizeResult::Status::Error);
+    }
+    SECTION(".text size not a multiple of 16") {
+        std::vector<uint8_t> bad = good;
+        put<uint64_t>(bad, header(5) + 0x20, 56);
+        CHECK(finalizeImage(bad.data(), bad.size()).status == FinalizeResult::Status::Error);
+    }
+    SECTION(".symtab size not a multiple of 24") {
+        std::vector<uint8_t> bad = good;
+        put<uint64_t>(bad, header(3) + 0x20, 40);
+        CHECK(finalizeImage(bad.data(), bad.size()).status == FinalizeResult::Status::Error);
+    }
+    SECTION(".nv.info record running past the section") {
+        std::vector<uint8_t> bad = good;
+        uint64_t infoOff;
+        std::memcpy(&infoOff, bad.data() + header(4) + 0x18, 8);
+        put<uint16_t>(bad, infoOff + 2, 0x400);
+        FinalizeResult r = finalizeImage(bad.data(), bad.size());
+        CHECK(r.status == FinalizeResult::Status::Error);
+        CHECK(r.error.find(".nv.info") != std::string::npos);
+    }
+    SECTION("not an ELF64 file") {
+        std::vector<uint8_t> bad = good;
+        bad[4] = 1;
+        CHECK(finalizeImage(bad.data(), bad.size()).status == FinalizeResult::Status::Error);
+    }
+}
+
+TEST_CASE("mercury finaliser: debug links", "[mercury]") {
+    CHECK(debugAction(false, false) == DebugAction::Rewrite);
+    CHECK(debugAction(true, true) == DebugAction::Unchanged);  // -g, -G inputs
+    CHECK(debugAction(true, false) == DebugAction::Refuse);    // -g, release inputs
+    CHECK(debugAction(false, true) == DebugAction::Refuse);    // -G inputs, no -g
+}

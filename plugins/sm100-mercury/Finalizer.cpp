@@ -250,6 +250,12 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
     return code.empty() ? 0 : code.size() - 1;
 }
 
+// A global load's write barrier keeps the index ptxas gave it where that is
+// still free, even inside the shift range (measured: 21 of the 24 LDG write
+// barriers there keep theirs; the other 3 join a group whose first producer
+// decides). Its read barrier shifts like any other.
+bool keepsItsBarrier(const Insn &insn) { return opcode12(insn) == 0x981; }
+
 uint32_t shifted(uint32_t barrier, uint32_t b0) {
     return barrier != kNoBarrier && barrier > b0 ? barrier - 1 : barrier;
 }
@@ -330,8 +336,17 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0, std::string &er
                     if (h != g && it != colour.end())
                         taken |= 1u << it->second;
                 }
-            uint32_t preferred = (i > p0 && i <= end) ? shifted(old, b0) : old;
-            uint32_t pick = preferred;
+            // Candidates in order: inside the shift range the shifted index
+            // (a global load's write barrier first tries its own), after it
+            // the old index; then the lowest free one.
+            bool inRange = i > p0 && i <= end;
+            uint32_t first = old, second = old;
+            if (inRange) {
+                second = shifted(old, b0);
+                if (!(f == 0 && keepsItsBarrier(code[i])))
+                    first = second;
+            }
+            uint32_t pick = !(taken >> first & 1) ? first : second;
             if (taken >> pick & 1) {
                 pick = 0;
                 while (pick < kNumBarriers && (taken >> pick & 1))

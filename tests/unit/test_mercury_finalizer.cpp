@@ -23,7 +23,7 @@ Insn make(uint32_t op, uint32_t wbar = kNone, uint32_t rbar = kNone, uint32_t wa
     setBits(i, kWaitMaskBit, 6, wait);
     return i;
 }
-constexpr uint32_t kS2R = 0x919, kLdg = 0x981, kIadd = 0xc10, kStg = 0x986;
+constexpr uint32_t kS2R = 0x919, kLdcu = 0x7ac, kLdg = 0x981, kIadd = 0xc10, kStg = 0x986;
 
 Insn ldcR1(uint32_t wbar) {
     Insn i = make(0xb82, wbar);
@@ -241,8 +241,8 @@ TEST_CASE("mercury finaliser: barrier indices above the R1 barrier shift down", 
     std::vector<Insn> code = {
         make(kS2R, 0),                           // 0: W0
         ldcR1(1),                                // 1: R1 load, W1
-        make(kLdg, 2),                           // 2: W2
-        make(kLdg, 3, 2, 1 << 0),                // 3: waits 0, W3 R2
+        make(kLdcu, 2),                           // 2: W2
+        make(kLdcu, 3, 2, 1 << 0),                // 3: waits 0, W3 R2
         make(kIadd, kNone, kNone, 1 << 2 | 1 << 3), // 4: waits 2+3 (the LDGs)
         exitInsn(1 << 1),                        // 5: waits the R1 load
     };
@@ -263,6 +263,30 @@ TEST_CASE("mercury finaliser: barrier indices above the R1 barrier shift down", 
     CHECK(shifted == out);
 }
 
+TEST_CASE("mercury finaliser: a global load keeps its write barrier where free", "[mercury]") {
+    std::vector<Insn> code = {
+        ldcR1(0),                                   // 0
+        make(kS2R, 1),                              // 1: -> 0
+        make(kIadd, kNone, kNone, 1 << 1),          // 2
+        make(kLdg, 2, 1),                           // 3: W2 stays, R1 -> 0
+        make(kLdcu, 4),                             // 4: -> 3
+        make(kIadd, kNone, kNone, 1 << 1 | 1 << 2 | 1 << 4), // 5
+        exitInsn(1 << 0),                           // 6
+    };
+    std::vector<Insn> out = code;
+    std::string error;
+    REQUIRE(rewriteScoreboards(out, error));
+    CHECK(wbar(out[1]) == 0);
+    CHECK(wbar(out[3]) == 2);
+    CHECK(rbar(out[3]) == 0);
+    CHECK(wbar(out[4]) == 3);
+    CHECK(waits(out[5]) == (1u << 2 | 1u << 0 | 1u << 3));
+    // The shift rule alone would move the load to barrier 1.
+    std::vector<Insn> shifted = code;
+    REQUIRE(rewriteScoreboards(shifted, error, Allocation::ShiftOnly));
+    CHECK(wbar(shifted[3]) == 1);
+}
+
 TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]") {
     // X (W1) is consumed on both sides of an early `@P BRA`; after the
     // branch Y reuses barrier 0 (free once the R1 load's wait is gone in
@@ -270,9 +294,9 @@ TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]"
     // waits on 1: the re-allocation must move Y off X's colour instead.
     std::vector<Insn> code = {
         ldcR1(0),                                    // 0
-        make(kLdg, 1),                               // 1: X
+        make(kLdcu, 1),                               // 1: X
         bra(2, 7, true, 1 << 0),                     // 2: @P0 BRA 7, waits R1
-        make(kLdg, 0),                               // 3: Y
+        make(kLdcu, 0),                               // 3: Y
         make(kIadd, kNone, kNone, 1 << 0),           // 4: waits Y
         make(kIadd, kNone, kNone, 1 << 1),           // 5: waits X
         exitInsn(),                                  // 6
@@ -304,9 +328,9 @@ TEST_CASE("mercury finaliser: a dependency over a loop back edge is kept", "[mer
     // after the loop; the loop branch itself waits on nothing.
     std::vector<Insn> code = {
         ldcR1(0),                                 // 0
-        make(kLdg, 1),                            // 1: A
+        make(kLdcu, 1),                            // 1: A
         make(kIadd, kNone, kNone, 1 << 1),        // 2: loop head, waits A / B
-        make(kLdg, 1),                            // 3: B
+        make(kLdcu, 1),                            // 3: B
         bra(4, 2, true),                          // 4: @P0 BRA 2
         make(kStg, kNone, kNone, 1 << 1),         // 5: waits B
         exitInsn(1 << 0),                         // 6

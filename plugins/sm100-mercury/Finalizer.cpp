@@ -19,16 +19,18 @@
 //   1. a CFG from the branch encodings (BRA / uniform BRA targets, EXIT);
 //   2. a may-dataflow of the producers pending on each barrier gives the
 //      edges; producers released by one wait form a group (one colour);
-//   3. groups are coloured in program order, each preferring the colour of
-//      the study's "shift" rule H2 (inside the R1 load's range: indices
-//      above its barrier move down by one) or, after that range, its old
-//      colour, and otherwise the lowest colour not held by a group live at
-//      the same time;
+//   3. groups are coloured in program order of their first producer. Inside
+//      the R1 load's range (up to the first wait on its barrier) a group
+//      prefers the study's "shift" rule H2 (indices above the R1 barrier
+//      move down by one) -- except a global load's write barrier, which
+//      keeps its index or takes the lowest free one from 2 up; after the
+//      range a group prefers its old index; a taken preference falls back
+//      to the lowest index no group live at the same time holds;
 //   4. every consumer waits on the colours of its producers' groups.
 // Because step 4 rebuilds the waits from the input's own edges, the output
-// never waits on less than the input did (minus the R1 load). The colouring
-// matches nvlink byte for byte on about 95 % of rewritten kernels; the rest
-// differ only in which free index ptxas' allocator picked.
+// never waits on less than the input did (minus the R1 load). Measured
+// byte-identical to nvlink on every rewritten kernel of the generated
+// sm_100/sm_120 sets and the fixtures (scripts/measure-mercury-finalizer.py).
 #include "Finalizer.h"
 
 #include <algorithm>
@@ -251,10 +253,12 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
 }
 
 // A global load's write barrier keeps the index ptxas gave it where that is
-// still free, even inside the shift range (measured: 21 of the 24 LDG write
-// barriers there keep theirs; the other 3 join a group whose first producer
+// still free, even inside the shift range; otherwise it takes the lowest
+// free index from 2 up (measured: inside the range an LDG's write barrier
+// never moves to 0 or 1 unless it joins a group whose first producer
 // decides). Its read barrier shifts like any other.
 bool keepsItsBarrier(const Insn &insn) { return opcode12(insn) == 0x981; }
+constexpr uint32_t kLongLatencyFloor = 2;
 
 uint32_t shifted(uint32_t barrier, uint32_t b0) {
     return barrier != kNoBarrier && barrier > b0 ? barrier - 1 : barrier;
@@ -336,18 +340,16 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0, std::string &er
                     if (h != g && it != colour.end())
                         taken |= 1u << it->second;
                 }
-            // Candidates in order: inside the shift range the shifted index
-            // (a global load's write barrier first tries its own), after it
-            // the old index; then the lowest free one.
+            // Inside the shift range the shifted index (a global load's write
+            // barrier: its own or the next free above), after it the old
+            // index; when that is taken, the lowest free one.
             bool inRange = i > p0 && i <= end;
-            uint32_t first = old, second = old;
-            if (inRange) {
-                second = shifted(old, b0);
-                if (!(f == 0 && keepsItsBarrier(code[i])))
-                    first = second;
-            }
-            uint32_t pick = !(taken >> first & 1) ? first : second;
-            if (taken >> pick & 1) {
+            bool keeps = inRange && f == 0 && keepsItsBarrier(code[i]);
+            uint32_t pick = inRange && !keeps ? shifted(old, b0) : old;
+            if (keeps && (taken >> pick & 1)) // its own, else the lowest free from 2
+                for (pick = kLongLatencyFloor; pick < kNumBarriers && (taken >> pick & 1);)
+                    ++pick;
+            if (pick == kNumBarriers || (taken >> pick & 1)) {
                 pick = 0;
                 while (pick < kNumBarriers && (taken >> pick & 1))
                     ++pick;

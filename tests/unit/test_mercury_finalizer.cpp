@@ -287,6 +287,30 @@ TEST_CASE("mercury finaliser: a global load keeps its write barrier where free",
     CHECK(wbar(shifted[3]) == 1);
 }
 
+TEST_CASE("mercury finaliser: a global load whose barrier is taken stays above 1",
+          "[mercury]") {
+    // After the shift the LDCU holds 2, the LDG's own index: the LDG takes
+    // the lowest free index from 2 up (3), not the free 1.
+    std::vector<Insn> code = {
+        ldcR1(0),                                   // 0
+        make(kS2R, 1),                              // 1: -> 0
+        make(kIadd, kNone, kNone, 1 << 1),          // 2
+        make(kLdcu, 2),                             // 3: -> 1
+        make(kIadd, kNone, kNone, 1 << 2),          // 4
+        make(kLdcu, 3),                             // 5: -> 2
+        make(kLdg, 2),                              // 6: own 2 taken -> 3
+        make(kIadd, kNone, kNone, 1 << 2 | 1 << 3), // 7
+        exitInsn(1 << 0),                           // 8
+    };
+    std::vector<Insn> out = code;
+    std::string error;
+    REQUIRE(rewriteScoreboards(out, error));
+    CHECK(wbar(out[3]) == 1);
+    CHECK(wbar(out[5]) == 2);
+    CHECK(wbar(out[6]) == 3);
+    CHECK(waits(out[7]) == (1u << 2 | 1u << 3));
+}
+
 TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]") {
     // X (W1) is consumed on both sides of an early `@P BRA`; after the
     // branch Y reuses barrier 0 (free once the R1 load's wait is gone in

@@ -36,7 +36,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <limits>
 #include <unordered_map>
 
 namespace culd::mercury {

@@ -570,23 +570,6 @@ FinalizeResult failure(const std::string &what) {
 
 } // namespace
 
-bool sectionNames(const uint8_t *data, size_t size, std::vector<std::string> &names,
-                  std::string &error) {
-    Image image(data, size);
-    if (!image.parse(error))
-        return false;
-    names.clear();
-    for (size_t i = 0; i < image.sections().size(); ++i) {
-        std::string name;
-        if (!image.sectionName(i, name)) {
-            error = "section " + std::to_string(i) + " has a bad name";
-            return false;
-        }
-        names.push_back(name);
-    }
-    return true;
-}
-
 FinalizeResult finalizeImage(const uint8_t *data, size_t size, Allocation allocation) {
     Image image(data, size);
     std::string error;

@@ -68,8 +68,4 @@ struct FinalizeResult {
 FinalizeResult finalizeImage(const uint8_t *image, size_t size,
                              Allocation allocation = Allocation::Reallocate);
 
-// The section names of an image (false with `error` on a malformed one).
-bool sectionNames(const uint8_t *image, size_t size, std::vector<std::string> &names,
-                  std::string &error);
-
 } // namespace culd::mercury

@@ -18,9 +18,7 @@
 #include "Finalizer.h"
 
 #include <cstring>
-#include <set>
 #include <string>
-#include <vector>
 
 namespace {
 
@@ -70,23 +68,6 @@ bool isMercuryName(const char *name) {
 bool isAlias(const char *name) {
     return startsWith(name, ".nv.merc.nv.constant.") ||
            std::strcmp(name, ".nv.merc.nv.global.init") == 0;
-}
-
-// Every function nvlink writes for these targets has its capsule twin
-// (.nv.capmerc.text.<f>). Until the core links the shadow set, an output
-// without them would silently differ from nvlink's: name the first .text
-// that lacks its twin ("" when none does, or on a malformed image, which the
-// finaliser reports itself).
-std::string missingShadowCode(const uint8_t *image, uint64_t size) {
-    std::vector<std::string> names;
-    std::string error;
-    if (!culd::mercury::sectionNames(image, static_cast<size_t>(size), names, error))
-        return "";
-    std::set<std::string> present(names.begin(), names.end());
-    for (const std::string &n : names)
-        if (startsWith(n.c_str(), ".text.") && !present.count(".nv.capmerc" + n))
-            return "no .nv.capmerc" + n + " for " + n;
-    return "";
 }
 
 class Sm100MercuryPlugin final : public culd::sdk::Plugin {
@@ -159,13 +140,6 @@ public:
             return -1;
         case DebugAction::Rewrite:
             break;
-        }
-        if (std::string missing = missingShadowCode(image, size); !missing.empty()) {
-            report(host, CULD_LOG_ERROR,
-                   "linking for " + arch + " (Blackwell) is not supported yet: the Mercury "
-                   "shadow set (.nv.capmerc/.nv.merc sections) is not linked (" + missing +
-                       "), so the output would differ from nvlink's");
-            return -1;
         }
         FinalizeResult result = finalizeImage(image, static_cast<size_t>(size));
         switch (result.status) {

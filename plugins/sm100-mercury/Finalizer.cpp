@@ -181,13 +181,18 @@ bool mergeInto(std::vector<Slot> &into, const std::vector<Slot> &from) {
 // (before its own wait). A may-analysis over the CFG, so a wait reached
 // over a back edge or a branch sees every producer that can reach it.
 // `reached[i]` is false for code no path from the entry reaches.
-void pendingAtEntry(const std::vector<Insn> &code, const Successors &succ, size_t skip,
+// A hostile image could make the sets quadratic (thousands of producers
+// never waited on): past this many entries in all the analysis gives up.
+constexpr size_t kPendingBudget = size_t(1) << 25;
+
+bool pendingAtEntry(const std::vector<Insn> &code, const Successors &succ, size_t skip,
                     std::vector<Pending> &in, std::vector<bool> &reached) {
     const size_t n = code.size();
     in.assign(n, Pending{});
     reached.assign(n, false);
     if (n == 0)
-        return;
+        return true;
+    size_t entries = 0;
     std::vector<size_t> work{0};
     std::vector<bool> queued(n, false);
     reached[0] = queued[0] = true;
@@ -212,14 +217,20 @@ void pendingAtEntry(const std::vector<Insn> &code, const Successors &succ, size_
             size_t ti = static_cast<size_t>(t);
             bool grew = !reached[ti];
             reached[ti] = true;
-            for (unsigned b = 0; b < kNumBarriers; ++b)
+            for (unsigned b = 0; b < kNumBarriers; ++b) {
+                size_t before = in[ti][b].size();
                 grew |= mergeInto(in[ti][b], state[b]);
+                entries += in[ti][b].size() - before;
+            }
+            if (entries > kPendingBudget)
+                return false;
             if (grew && !queued[ti]) {
                 queued[ti] = true;
                 work.push_back(ti);
             }
         }
     }
+    return true;
 }
 
 struct UnionFind {
@@ -283,7 +294,10 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0, std::string &er
         return false;
     std::vector<Pending> in;
     std::vector<bool> reached;
-    pendingAtEntry(code, succ, p0, in, reached);
+    if (!pendingAtEntry(code, succ, p0, in, reached)) {
+        error = "too many scoreboard producers pending at once to analyse";
+        return false;
+    }
 
     // Dependency edges and the groups they tie together.
     UnionFind groups(n * 2);

@@ -377,6 +377,16 @@ TEST_CASE("mercury finaliser: code it cannot analyse is an error", "[mercury]") 
         CHECK_FALSE(rewriteScoreboards(code, error));
         CHECK(error.find("leaves the function") != std::string::npos);
     }
+    SECTION("thousands of producers never waited on") {
+        // Each instruction's pending set grows by one: the analysis gives up
+        // instead of growing quadratically.
+        std::vector<Insn> code = {ldcR1(0)};
+        for (int k = 0; k < 12000; ++k)
+            code.push_back(make(kLdcu, kNone, 1));
+        code.push_back(exitInsn(1));
+        CHECK_FALSE(rewriteScoreboards(code, error));
+        CHECK(error.find("too many") != std::string::npos);
+    }
     SECTION("unmodelled control instruction") {
         std::vector<Insn> code = {ldcR1(0), make(0x949), exitInsn(1)}; // BRX
         CHECK_FALSE(rewriteScoreboards(code, error));

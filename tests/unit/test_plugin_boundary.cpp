@@ -253,12 +253,15 @@ TEST_CASE("arch flags reach the output", "[plugin-boundary]") {
         CHECK(symbolType(b, ".nv.reservedSmem.offset0") == elf::STT_CUDA_OBJECT);
         // The constant bank's section symbol moves after the globals; sh_info
         // then counts every symbol.
+        // (section() keeps only the last image it parsed: read each at once.)
         const ElfSection *symtabA = sorted.section(".symtab");
-        const ElfSection *symtabB = late.section(".symtab");
         REQUIRE(symtabA);
+        const uint32_t infoA = symtabA->info;
+        const ElfSection *symtabB = late.section(".symtab");
         REQUIRE(symtabB);
-        CHECK(symtabA->info < a.symbols().size());
-        CHECK(symtabB->info == b.symbols().size());
+        const uint32_t infoB = symtabB->info;
+        CHECK(infoA < a.symbols().size());
+        CHECK(infoB == b.symbols().size());
         CHECK(b.symbols().back().type() == elf::STT_SECTION);
         CHECK(std::string(b.section(b.symbols().back().shndx).name)
                   .rfind(".nv.constant0.", 0) == 0);

@@ -606,14 +606,9 @@ private:
         if (peek() == 'Y')
             fail();
         TypeText ret = type();
-        if (!ret.simple())
-            fail();
         std::string params = parameterList('E');
         expect('E');
-        TypeText t;
-        t.left = ret.left + " ";
-        t.right = "(" + params + ")";
-        return t;
+        return withSuffix(ret, "(" + params + ")");
     }
 
     TypeText arrayType() {
@@ -621,12 +616,17 @@ private:
         // The bound: a number, or a template parameter ("const T1 (&)[T2]").
         std::string bound = peek() == 'T' ? templateParam() : std::to_string(number());
         expect('_');
-        TypeText element = type();
-        if (!element.simple())
+        return withSuffix(type(), "[" + bound + "]");
+    }
+
+    // A function's or array's type: `inner` (a simple type: its return or
+    // element type) then a blank, with `suffix` after the declarator.
+    TypeText withSuffix(const TypeText &inner, std::string suffix) {
+        if (!inner.simple())
             fail();
         TypeText t;
-        t.left = element.left + " ";
-        t.right = "[" + bound + "]";
+        t.left = inner.left + " ";
+        t.right = std::move(suffix);
         return t;
     }
 

@@ -337,6 +337,13 @@ struct OptionValues {
     }
 };
 
+// An option whose value must be one of `allowed`: refused in nvlink's words.
+void requireOneOf(const std::string &value, std::initializer_list<std::string_view> allowed,
+                  const std::string &option) {
+    if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+        throw FatalError("Value '" + value + "' is not defined for option '" + option + "'");
+}
+
 // The link-time-optimisation options; nvlink takes all but -lto/-dlto
 // without LTO and ignores them there, as culd does.
 void parseLtoOptions(const OptionValues &v, Options &opts) {
@@ -403,9 +410,7 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.suppressArchWarning = vm.count("suppress-arch-warning");
     if (vm.count("diagnostics-format")) {
         const std::string format = v.single("diagnostics-format");
-        if (format != "text" && format != "json")
-            throw FatalError("Value '" + format +
-                             "' is not defined for option 'diagnostics-format'");
+        requireOneOf(format, {"text", "json"}, "diagnostics-format");
         opts.jsonDiagnostics = format == "json";
     }
     opts.suppressStackSizeWarning = vm.count("suppress-stack-size-warning");
@@ -416,11 +421,9 @@ Options parseOptions(const std::vector<std::string> &args) {
     opts.pluginDirs = v.values("plugin-dir");
     opts.cpuArch = v.single("cpu-arch");
     // nvlink's list; anything else (x86_64 in lower case too) is refused.
-    static const char *const cpuArchs[] = {"AARCH64", "ARMv7", "PPC64LE", "X86", "X86_64",
-                                           "unknown"};
-    if (!opts.cpuArch.empty() &&
-        std::find(std::begin(cpuArchs), std::end(cpuArchs), opts.cpuArch) == std::end(cpuArchs))
-        throw FatalError("Value '" + opts.cpuArch + "' is not defined for option 'cpu-arch'");
+    if (!opts.cpuArch.empty())
+        requireOneOf(opts.cpuArch, {"AARCH64", "ARMv7", "PPC64LE", "X86", "X86_64", "unknown"},
+                     "cpu-arch");
     opts.relocatable = vm.count("relocatable-link");
     opts.preserveRelocs = vm.count("preserve-relocs");
     opts.forceRela = vm.count("force-rela");

@@ -83,19 +83,26 @@ static void checkInputFiles(const Options &opts) {
     }
 }
 
-// The Mercury shadow set of sm_100+ inputs (.nv.capmerc.text.<f>, the
-// .nv.merc.* sections) is carried by nvlink into its output; culd does not
-// link it yet. Called once every check nvlink makes has passed, so a link
-// nvlink refuses is refused in nvlink's words first.
+// Links culd does not carry the Mercury shadow set of sm_100+ inputs
+// through (.nv.capmerc.text.<f>, .nv.merc.*) while nvlink does: a plugin
+// that does not pair Mercury sections with their SASS twins, and debug
+// links (-g), whose Mercury debug twins are not measured yet. Called once
+// every check nvlink makes has passed, so a link nvlink refuses is refused
+// in nvlink's words first.
 static void refuseUnlinkedMercurySet(Context &ctx) {
+    const char *why = !ctx.target.linksMercurySet() ? "by a plugin that does not pair them"
+                      : ctx.opts.debug              ? "in a debug link (-g)"
+                                                    : nullptr;
+    if (!why)
+        return;
     for (const auto &file : ctx.files)
         for (const InputSection *s : file->sections)
             if (s && s->kind == SectionKind::Mercury)
                 throw FatalError(file->name() + ": section '" + std::string(s->name()) +
                                  "': linking the Mercury shadow set (.nv.capmerc.text.<f>, "
-                                 ".nv.merc.*) of " + ctx.target.name() +
-                                 " code is not supported yet; nvlink carries it into the "
-                                 "output, which culd would write without it");
+                                 ".nv.merc.*) of " + ctx.target.name() + " code " + why +
+                                 " is not supported yet; nvlink carries it into the output, "
+                                 "which culd would write without it");
 }
 
 void runLink(const Options &opts, const Plugin &plugin) {
@@ -155,6 +162,8 @@ void runLink(const Options &opts, const Plugin &plugin) {
     run("merge", ctx, createOutputSections);
     run("function-banks", ctx, placeFunctionBanks);
     run("layout", ctx, layoutMemory);
+    // The Mercury twins of what was placed go where their twins went.
+    run("mercury-sections", ctx, createMercurySections);
     run("relocate", ctx, processRelocations);
     run("finalize", ctx, synthesizeMetadata);
     // Errors reported along the way (a warning under -Werror, say) stop the

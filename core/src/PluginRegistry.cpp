@@ -138,7 +138,9 @@ std::unique_ptr<Plugin> Plugin::fromDescriptor(const culd_plugin_descriptor *des
 void Plugin::validate() const {
     auto fail = [&](const std::string &why) { throw FatalError("plugin '" + path_ + "': " + why); };
     const culd_plugin_descriptor &d = *desc_;
-    if (d.struct_size < offsetof(culd_plugin_descriptor, reserved))
+    // Fields up to the finaliser are ABI 2.0; later ones are read only when
+    // the plugin's struct covers them (Target).
+    if (d.struct_size < offsetof(culd_plugin_descriptor, mercury_twin))
         fail("descriptor too small (" + std::to_string(d.struct_size) + " bytes)");
     if (!d.name || !*d.name)
         fail("descriptor has no name");

@@ -94,6 +94,20 @@ public:
         }
     }
 
+    // The Mercury set's relocations, after every SASS one (nvlink's order
+    // of their output sections): decided as their SASS twins', with section
+    // symbols standing for the Mercury twins of their sections.
+    void scanMercuryFile(ObjectFile &file) {
+        for (auto &[relocHeader, target] : file.mercuryRelocSections) {
+            if (!target || !target->isLive() || !target->out)
+                continue;
+            mercuryRela_ = relocHeader;
+            for (const ElfReloc &r : file.elf().relocations(*relocHeader))
+                scan(file, *relocHeader, *target, r, true);
+            mercuryRela_ = nullptr;
+        }
+    }
+
 private:
     void scan(ObjectFile &file, const ElfSection &relocHeader, InputSection &target,
               const ElfReloc &r, bool rela) {
@@ -119,9 +133,14 @@ private:
                              " refers to section '" +
                              std::string(sectionNamedBy(file, r.symbol)) +
                              "', which is not linked");
-        // Placeholders nvlink resolves itself vanish.
-        if (!sym->isLocal && isLinkerProvided(sym->name) && !sym->defined)
+        // Placeholders nvlink resolves itself vanish, except a capsule's
+        // (CULD_MERC_CODE) references to the reserved shared memory
+        // (.nv.reservedSmem.*), which nvlink leaves for the driver.
+        if (!sym->isLocal && isLinkerProvided(sym->name) && !sym->defined) {
+            if (target.mercuryKind == CULD_MERC_CODE && isReservedSharedSymbol(sym->name))
+                keep(target, target.outOffset + r.offset, *desc, *sym, r.addend, rela, false);
             return;
+        }
         if (!sym->defined && sym->name == kPtxConst0Size) {
             record(*target.out, target.outOffset + r.offset, *desc, *sym, CULD_TARGET_OTHER,
                    r.addend, !rela, nullptr, ptxConst0Size_);
@@ -133,7 +152,8 @@ private:
         // removed later. Its .debug_info and .debug_loc relocations stay, now
         // naming the winner. (One that was replaced by a later definition had
         // all its relocations merged already; nvlink keeps them.)
-        if (target.kind == SectionKind::Debug && describesFunctionsOneByOne(target) &&
+        const InputSection &role = target.twin ? *target.twin : target;
+        if (role.kind == SectionKind::Debug && describesFunctionsOneByOne(role) &&
             lostToEarlierDefinition(file, r.symbol, *sym))
             return;
         // UNUSED_CLEAR types zero a field (a debug frame's address range)
@@ -166,17 +186,23 @@ private:
         bool apply = desc->resolver == CULD_RESOLVE_LINKER ||
                      (desc->resolver == CULD_RESOLVE_EITHER && resolvedAtLinkTime(kind));
         uint64_t offset = target.outOffset + r.offset;
+        // A capsule (CULD_MERC_CODE) is not the linker's to patch: its
+        // relocations address the code the finaliser expands it to, and
+        // nvlink drops what it resolves there.
+        if (apply && target.mercuryKind == CULD_MERC_CODE)
+            return;
         if (!apply)
             return keep(target, offset, *desc, *sym, r.addend, rela, false);
         RelocApply &a = record(*target.out, offset, *desc, *sym, kind, r.addend, !rela, target.owner);
         // Without -g nvlink has dropped extern __shared__ arrays by the time
         // debug data is relocated: the debug info gives them address -1
         // (plus the addend, the reserved shared memory on sm_90+).
-        if (target.kind == SectionKind::Debug && !ctx_.opts.debug && isExternSharedArray(*sym))
+        if (role.kind == SectionKind::Debug && !ctx_.opts.debug && isExternSharedArray(*sym))
             a.symbolValue = UINT64_MAX;
         // --preserve-relocs lists what was resolved in debug data in
         // .nv.resolvedrela<section> (what nvlink 13.0 was seen to keep).
-        if (ctx_.opts.preserveRelocs && target.kind == SectionKind::Debug)
+        if (ctx_.opts.preserveRelocs && ctx_.target.keepsResolvedRelocs() &&
+            role.kind == SectionKind::Debug)
             keep(target, offset, *desc, *sym, r.addend, true, true);
     }
 
@@ -237,8 +263,15 @@ private:
                 return it->second;
         }
         if (sym.isSectionSymbol)
-            return sym.section && !isShared(sym) ? sym.section->outOffset : 0;
+            return sym.section && !isShared(sym) ? placed(*sym.section).outOffset : 0;
         return sym.finalValue;
+    }
+
+    // Where a section symbol points: the section, or in a Mercury
+    // relocation its Mercury twin where it has one (.debug_frame ->
+    // .nv.merc.debug_frame; .nv.global has none and stands for itself).
+    const InputSection &placed(const InputSection &s) const {
+        return mercuryRela_ && s.shadow && s.shadow->out ? *s.shadow : s;
     }
 
     void keep(InputSection &target, uint64_t offset, const culd_reloc_desc &desc, Symbol &sym,
@@ -253,9 +286,10 @@ private:
         k.type = plain ? desc.plain_type : desc.type;
         k.addend = addend;
         k.rela = rela || ctx_.target.relaOnly() || ctx_.opts.forceRela;
+        k.mercuryRela = mercuryRela_;
         if (sym.isSectionSymbol) {
-            k.symbolSection = sym.section->out;
-            k.addend += static_cast<int64_t>(sym.section->outOffset);
+            k.symbolSection = placed(*sym.section).out;
+            k.addend += static_cast<int64_t>(placed(*sym.section).outOffset);
         } else {
             k.symbol = &sym;
         }
@@ -264,6 +298,8 @@ private:
 
     Context &ctx_;
     const uint64_t ptxConst0Size_;
+    // The Mercury relocation section being scanned, if any.
+    const ElfSection *mercuryRela_ = nullptr;
 };
 
 } // namespace
@@ -272,6 +308,8 @@ void processRelocations(Context &ctx) {
     RelocationScanner scanner(ctx);
     for (auto &file : ctx.files)
         scanner.scanFile(*file);
+    for (auto &file : ctx.files)
+        scanner.scanMercuryFile(*file);
 }
 
 } // namespace culd

@@ -5,6 +5,7 @@
 
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
+#include "culd/Link.h"
 #include "culd/NvInfo.h"
 #include "culd/SymbolDiagnostics.h"
 #include "culd/SymbolNames.h"
@@ -62,6 +63,10 @@ bool isLinkerProvided(std::string_view name) {
         "__UDT",        "__UFT_END",       "__UDT_END",    ".nv.reservedSmem.offset0",
         ".nv.reservedSmem.begin", ".nv.reservedSmem.cap"};
     return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+bool isReservedSharedSymbol(std::string_view name) {
+    return name.rfind(".nv.reservedSmem.", 0) == 0;
 }
 
 namespace {
@@ -369,6 +374,8 @@ void resolveSymbols(Context &ctx) {
         }
         resolver.failOnConflicts();
         assignOwners(*file);
+        // Mercury sections follow their SASS twins, owners included.
+        pairMercurySections(ctx, *file);
         dropSupersededGlobals(*file);
     }
 }

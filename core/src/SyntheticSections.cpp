@@ -85,6 +85,20 @@ bool isDeadSymbol(const Symbol *s) {
     return s->isFunction() && s->defined && !s->live;
 }
 
+// Which set an .nv.info section is built for: the SASS one, or the
+// Mercury shadow set (sm_100+), whose .nv.merc.nv.info* twins nvlink builds
+// from the Mercury inputs by the same rules.
+enum class InfoSet { Sass, Mercury };
+
+// Whether `s` is an input info section of `kind` in `set`.
+bool isInfoInput(const InputSection *s, SectionKind kind, InfoSet set) {
+    if (!s)
+        return false;
+    if (set == InfoSet::Sass)
+        return s->kind == kind;
+    return s->kind == SectionKind::Mercury && s->twin && s->twin->kind == kind;
+}
+
 class MetadataBuilder {
 public:
     explicit MetadataBuilder(Context &ctx) : ctx_(ctx) {}
@@ -93,10 +107,12 @@ public:
         collectFunctions();
         computeStacks();
         makeNotes();
-        makeModuleInfo();
+        makeModuleInfo(InfoSet::Sass);
         if (ctx_.target.writesCompat())
             makeCompat();
-        makeFunctionInfos();
+        makeFunctionInfos(InfoSet::Sass);
+        makeModuleInfo(InfoSet::Mercury);
+        makeFunctionInfos(InfoSet::Mercury);
         makeCallgraph();
         makePrototype();
         if (ctx_.target.writesRelAction() && !ctx_.opts.relocatable)
@@ -211,17 +227,22 @@ private:
 
     // Records of the global .nv.info of every input, reversed, with dead and
     // losing definitions dropped, then MIN_STACK_SIZE per kernel.
-    void makeModuleInfo() {
+    void makeModuleInfo(InfoSet set) {
         std::vector<MergedRecord> records;
+        const InputSection *first = nullptr;
         for (auto &file : ctx_.files)
             for (InputSection *s : file->sections) {
-                if (!s || s->kind != SectionKind::NvInfo)
+                if (!isInfoInput(s, SectionKind::NvInfo, set))
                     continue;
+                first = first ? first : s;
                 for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {file->name(), s->name()}))
                     if (admitEiattr(*file, *s, r))
                         if (std::optional<MergedRecord> m = keepModuleRecord(*file, r))
                             records.push_back(std::move(*m));
             }
+        // A Mercury twin only where the inputs brought Mercury records.
+        if (set == InfoSet::Mercury && !first)
+            return;
         std::reverse(records.begin(), records.end());
         for (Symbol *f : functions_) {
             // Stack sizes are the final link's to compute.
@@ -239,8 +260,14 @@ private:
         }
         if (records.empty())
             return; // nvlink writes no empty .nv.info
-        OutputSection *info = makeSynthetic(".nv.info", SHT_CUDA_INFO, SectionKind::NvInfo, 4);
-        info->linkToSymtab = true;
+        OutputSection *info;
+        if (set == InfoSet::Sass) {
+            info = makeSynthetic(".nv.info", SHT_CUDA_INFO, SectionKind::NvInfo, 4);
+            info->linkToSymtab = true;
+            infoOutputs_[nullptr] = info;
+        } else {
+            info = makeMercuryInfo(*first, infoOutputs_[nullptr]);
+        }
         info->build = [records = std::move(records)](OutputSection &self) {
             self.synthetic.clear();
             for (const MergedRecord &r : records)
@@ -367,11 +394,25 @@ private:
         return tail;
     }
 
+    // The Mercury twin of an .nv.info section, named and typed as its input.
+    OutputSection *makeMercuryInfo(const InputSection &in, OutputSection *sass) {
+        OutputSection *out = ctx_.makeOutput(std::string(in.name()), in.header->type,
+                                             in.header->flags);
+        out->kind = SectionKind::Mercury;
+        out->mercuryKind = in.mercuryKind;
+        out->addralign = 4;
+        out->linkToMercurySymtab = true;
+        out->twin = sass;
+        if (sass)
+            sass->shadow = out;
+        return out;
+    }
+
     // One .nv.info.<f> per live function: its input records reversed.
-    void makeFunctionInfos() {
+    void makeFunctionInfos(InfoSet set) {
         for (auto &file : ctx_.files)
             for (InputSection *s : file->sections) {
-                if (!s || s->kind != SectionKind::NvInfoFunc || !s->isLive() || !s->text ||
+                if (!isInfoInput(s, SectionKind::NvInfoFunc, set) || !s->isLive() || !s->text ||
                     !s->text->out)
                     continue;
                 std::vector<MergedRecord> records;
@@ -402,13 +443,20 @@ private:
                         records.push_back(std::move(*m));
                 records.insert(records.end(), std::make_move_iterator(tail.begin()),
                                std::make_move_iterator(tail.end()));
-                OutputSection *out = ctx_.makeOutput(std::string(s->name()), SHT_CUDA_INFO,
-                                                     SHF_INFO_LINK);
-                out->kind = SectionKind::NvInfoFunc;
+                OutputSection *out;
+                if (set == InfoSet::Sass) {
+                    out = ctx_.makeOutput(std::string(s->name()), SHT_CUDA_INFO, SHF_INFO_LINK);
+                    out->kind = SectionKind::NvInfoFunc;
+                    out->addralign = 4;
+                    out->linkToSymtab = true;
+                    out->infoSection = s->text->out;
+                    infoOutputs_[s] = out;
+                } else {
+                    // Its sh_info names the function's capsule.
+                    out = makeMercuryInfo(*s, infoOutputs_[s->twin]);
+                    out->infoSection = s->text->out->shadow;
+                }
                 out->owner = s->owner;
-                out->addralign = 4;
-                out->linkToSymtab = true;
-                out->infoSection = s->text->out;
                 out->build = [records = std::move(records)](OutputSection &self) {
                     self.synthetic.clear();
                     for (const MergedRecord &r : records)
@@ -766,6 +814,9 @@ private:
     }
 
     Context &ctx_;
+    // The SASS .nv.info outputs by input section (null: the module's), for
+    // their Mercury twins.
+    std::unordered_map<const InputSection *, OutputSection *> infoOutputs_;
     std::vector<Symbol *> functions_;
     std::unordered_map<Symbol *, uint64_t> entryStack_;
     std::unordered_map<Symbol *, uint32_t> entryRegs_;

@@ -6,6 +6,7 @@
 #include "culd/NvInfo.h"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace culd {
 
@@ -31,6 +32,28 @@ bool Target::isMercurySection(const ElfSection &s) const {
             return true;
     }
     return (s.flags & elf::SHF_CUDA_MERCURY) != 0;
+}
+
+uint32_t Target::mercuryKind(const ElfSection &s) const {
+    if (!desc_.classify_mercury_section)
+        return CULD_MERC_DATA;
+    std::string name(s.name);
+    return desc_.classify_mercury_section(name.c_str(), s.type, s.flags);
+}
+
+bool Target::linksMercurySet() const {
+    return desc_.abi_minor >= 2 &&
+           desc_.struct_size >= offsetof(culd_plugin_descriptor, mercury_twin) +
+                                    sizeof(desc_.mercury_twin) &&
+           desc_.mercury_twin;
+}
+
+std::string_view Target::mercuryTwinName(std::string_view mercuryName) const {
+    if (!linksMercurySet())
+        return {};
+    std::string name(mercuryName);
+    uint32_t at = desc_.mercury_twin(name.c_str());
+    return at == 0 || at >= mercuryName.size() ? std::string_view() : mercuryName.substr(at);
 }
 
 bool Target::admitEiattr(uint8_t code, std::string_view file, std::string_view section) const {

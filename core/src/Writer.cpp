@@ -28,8 +28,8 @@ namespace {
 // Rank of a section in nvlink's output order; ties keep creation order.
 // Constant-bank entries (.nv.constant0.<k>) follow the code, or, where the
 // plugin says so (CONST0_AFTER_DATA), the uninitialised memory windows.
-int orderRank(const OutputSection &s, bool const0AfterData) {
-    switch (s.kind) {
+int orderRank(SectionKind kind, bool const0AfterData) {
+    switch (kind) {
     case SectionKind::Shstrtab: return 0;
     case SectionKind::Strtab: return 1;
     case SectionKind::Symtab: return 2;
@@ -52,7 +52,23 @@ int orderRank(const OutputSection &s, bool const0AfterData) {
     case SectionKind::SharedGlobal:
     case SectionKind::Global:
     case SectionKind::Local: return 16;
+    case SectionKind::Mercury: return 21;
     default: return 20;
+    }
+}
+
+// Where a Mercury section goes (sm_100+): after every SASS section, the
+// capsules first (in .text order), then the other twins in their SASS
+// twins' order, the Mercury symbol table last.
+int mercuryRank(const OutputSection &s, bool const0AfterData) {
+    if (s.kind != SectionKind::Mercury)
+        return 0;
+    switch (s.mercuryKind) {
+    case CULD_MERC_CODE: return 1;
+    case CULD_MERC_SYMTAB: return 100;
+    case CULD_MERC_RELA: return 2 + orderRank(SectionKind::Reloc, const0AfterData);
+    default:
+        return 2 + (s.twin ? orderRank(s.twin->kind, const0AfterData) : 20);
     }
 }
 
@@ -118,6 +134,26 @@ private:
         symtab_->addralign = 8;
         symtab_->entsize = 24;
         symtab_->linkSection = strtab_;
+        makeMercurySymtab();
+    }
+
+    // The Mercury set's symbol table, named and typed as the inputs' (the
+    // first one's), when the output carries a Mercury set.
+    void makeMercurySymtab() {
+        const ElfSection *input = nullptr;
+        for (const auto &file : ctx_.files)
+            if (!input && file->mercurySymtab)
+                input = file->mercurySymtab;
+        bool carried = std::any_of(ctx_.outputs.begin(), ctx_.outputs.end(),
+                                   [](const OutputSection *o) { return o->twin != nullptr; });
+        if (!input || !carried)
+            return;
+        mercurySymtab_ = ctx_.makeOutput(std::string(input->name), input->type, input->flags);
+        mercurySymtab_->kind = SectionKind::Mercury;
+        mercurySymtab_->mercuryKind = CULD_MERC_SYMTAB;
+        mercurySymtab_->addralign = 8;
+        mercurySymtab_->entsize = 24;
+        mercurySymtab_->linkSection = strtab_;
     }
 
     // One .rela<x> / .rel<x> per patched section, in the order the first
@@ -126,6 +162,18 @@ private:
         std::map<std::tuple<OutputSection *, bool, bool>, OutputSection *> bySection;
         for (const RelocKeep &k : ctx_.keptRelocs) {
             OutputSection *&rel = bySection[{k.target, k.rela, k.resolved}];
+            if (!rel && k.mercuryRela) {
+                // A Mercury relocation section as its input: name, type, flags.
+                rel = ctx_.makeOutput(std::string(k.mercuryRela->name), k.mercuryRela->type,
+                                      k.mercuryRela->flags);
+                rel->kind = SectionKind::Mercury;
+                rel->mercuryKind = CULD_MERC_RELA;
+                rel->linkToMercurySymtab = true;
+                rel->addralign = 8;
+                rel->entsize = 24;
+                rel->infoSection = k.target;
+                relocs_[rel];
+            }
             if (!rel) {
                 std::string prefix = k.resolved ? ".nv.resolvedrela" : k.rela ? ".rela" : ".rel";
                 uint32_t type = k.resolved ? SHT_CUDA_RESOLVED_RELA : k.rela ? SHT_RELA : SHT_REL;
@@ -150,7 +198,7 @@ private:
                                                     : 0);
                     uint64_t info = (uint64_t(sym) << 32) | k->type;
                     uint64_t words[3] = {k->offset, info, static_cast<uint64_t>(k->addend)};
-                    size_t n = self.type == SHT_REL ? 16 : 24;
+                    size_t n = self.entsize == 16 ? 16 : 24;
                     const uint8_t *p = reinterpret_cast<const uint8_t *>(words);
                     self.synthetic.insert(self.synthetic.end(), p, p + n);
                 }
@@ -160,7 +208,8 @@ private:
 
     static bool isEmpty(const OutputSection &s) {
         if (s.kind == SectionKind::Shstrtab || s.kind == SectionKind::Strtab ||
-            s.kind == SectionKind::Symtab || s.build)
+            s.kind == SectionKind::Symtab || s.build || s.aliasOf ||
+            s.mercuryKind == CULD_MERC_SYMTAB)
             return false;
         if (s.isNobits())
             return s.size == 0 && !s.keepWhenEmpty && s.kind != SectionKind::SharedEntry;
@@ -172,10 +221,13 @@ private:
         for (OutputSection *s : ctx_.outputs)
             if (!isEmpty(*s))
                 sections_.push_back(s);
+        auto key = [const0AfterData](const OutputSection *s) {
+            return std::make_pair(orderRank(s->kind, const0AfterData),
+                                  mercuryRank(*s, const0AfterData));
+        };
         std::stable_sort(sections_.begin(), sections_.end(),
-                         [const0AfterData](const OutputSection *a, const OutputSection *b) {
-                             return orderRank(*a, const0AfterData) <
-                                    orderRank(*b, const0AfterData);
+                         [&key](const OutputSection *a, const OutputSection *b) {
+                             return key(a) < key(b);
                          });
         for (size_t i = 0; i < sections_.size(); ++i)
             sections_[i]->index = static_cast<uint32_t>(i + 1);
@@ -188,6 +240,9 @@ private:
     void addExtendedSectionIndices() {
         if (!needsExtendedIndices())
             return;
+        if (mercurySymtab_)
+            throw FatalError("the output has more sections than a Mercury symbol table can "
+                             "index; culd does not write .nv.merc.symtab_shndx yet");
         symtabShndx_ = ctx_.makeOutput(".symtab_shndx", SHT_SYMTAB_SHNDX, 0);
         symtabShndx_->kind = SectionKind::Symtab;
         symtabShndx_->addralign = 4;
@@ -210,6 +265,7 @@ private:
         case SectionKind::NvInfoFunc:
         case SectionKind::Compat:
         case SectionKind::Reloc:
+        case SectionKind::Mercury: // the Mercury table names their twins' symbols
             return false;
         default:
             return true;
@@ -230,7 +286,7 @@ private:
     // The reserved shared memory's symbols (.offset0, .cap), which the
     // linker defines where the target reserves some.
     static bool isReservedSmem(const Symbol &s) {
-        return !s.isLocal && s.name.rfind(".nv.reservedSmem.", 0) == 0;
+        return !s.isLocal && isReservedSharedSymbol(s.name);
     }
 
     bool emitsSymbol(const Symbol &s) const {
@@ -350,59 +406,115 @@ private:
             s->outIndex = ++index;
     }
 
+    // One .symtab entry as nvlink writes it.
+    Sym64 symtabEntry(const Symbol &s, uint32_t *sectionIndex) {
+        Sym64 e{};
+        OutputSection *sec = outputSectionOf(s);
+        e.name = s.isSectionSymbol ? 0 : ctx_.strtab.add(s.name);
+        uint8_t type = s.type;
+        if (type == STT_CUDA_OBJECT && !ctx_.opts.relocatable)
+            type = STT_OBJECT;
+        if (!s.isLocal && isLinkerProvided(s.name) && ctx_.target.linkerSymbolsAreCudaObjects())
+            type = STT_CUDA_OBJECT;
+        uint8_t bind = s.isLocal ? STB_LOCAL : s.binding;
+        if (!s.isLocal && s.binding == STB_WEAK && !s.defined)
+            bind = STB_GLOBAL; // nvlink leaves still-undefined weak references GLOBAL
+        e.info = symInfo(bind, type);
+        e.other = ctx_.opts.relocatable ? s.other : static_cast<uint8_t>(s.other & ~0xE0);
+        *sectionIndex = sec ? sec->index : (s.specialShndx ? s.specialShndx : SHN_UNDEF);
+        e.shndx = sec && *sectionIndex >= SHN_LORESERVE ? SHN_XINDEX
+                                                        : static_cast<uint16_t>(*sectionIndex);
+        e.value = s.isSectionSymbol ? 0 : s.finalValue;
+        // Shared variables kept for the debugger (-g) read as addresses
+        // after the reserved shared memory (sm_90+); code keeps the plain
+        // offsets. Extern arrays (in .nv_debug.shared) get the reserve only
+        // while that section holds coloured variables, as nvlink 13.0 does.
+        if (!s.isSectionSymbol && (s.other & 0xE0) == STO_CUDA_SHARED &&
+            !ctx_.opts.relocatable &&
+            (s.defined || ctx_.moduleSharedHoldsVariables))
+            e.value += reservedSharedMemory();
+        e.size = s.isSectionSymbol ? 0 : s.size;
+        return e;
+    }
+
+    static OutputSection *outputSectionOf(const Symbol &s) {
+        return s.outSection ? s.outSection : (s.section ? s.section->out : nullptr);
+    }
+
+    // The same symbol in the Mercury table: its section's Mercury twin where
+    // there is one; the type, size and st_other its defining file's Mercury
+    // table gives it (data stays STT_CUDA_OBJECT with its memory space); a
+    // value in the twin where the twin has bytes of its own, the linker's
+    // symbols 0.
+    Sym64 mercuryEntry(const Symbol &s, Sym64 e) const {
+        OutputSection *sec = outputSectionOf(s);
+        OutputSection *twin = sec && sec->shadow ? sec->shadow : nullptr;
+        if (twin)
+            e.shndx = static_cast<uint16_t>(twin->index);
+        if (s.isSectionSymbol)
+            return e;
+        const ElfSymbol *in = mercuryInput(s);
+        bool linkerMade = !s.isLocal && isLinkerProvided(s.name);
+        if (in) {
+            uint8_t type = linkerMade ? symType(e.info) : in->type();
+            e.info = symInfo(symBind(e.info), type);
+            e.other = in->other;
+            e.size = in->size;
+        }
+        if (linkerMade)
+            e.value = in ? in->value : 0;
+        else if (twin && !twin->aliasOf && in && s.section && s.section->shadow)
+            e.value = in->value + s.section->shadow->outOffset;
+        return e;
+    }
+
+    static const ElfSymbol *mercuryInput(const Symbol &s) {
+        const ObjectFile *file = s.file;
+        if (!file || s.inputIndex >= file->mercurySymbols.size())
+            return nullptr;
+        return &file->mercurySymbols[s.inputIndex];
+    }
+
     void writeSymtab() {
         std::vector<uint8_t> &out = symtab_->synthetic;
         out.assign(24, 0);
         std::vector<uint8_t> *shndx = symtabShndx_ ? &symtabShndx_->synthetic : nullptr;
         if (shndx)
             shndx->assign(4, 0);
-        auto emit = [&](const Symbol &s) {
-            Sym64 e{};
-            OutputSection *sec = s.outSection ? s.outSection
-                                              : (s.section ? s.section->out : nullptr);
-            e.name = s.isSectionSymbol ? 0 : ctx_.strtab.add(s.name);
-            uint8_t type = s.type;
-            if (type == STT_CUDA_OBJECT && !ctx_.opts.relocatable)
-                type = STT_OBJECT;
-            if (!s.isLocal && isLinkerProvided(s.name) && ctx_.target.linkerSymbolsAreCudaObjects())
-                type = STT_CUDA_OBJECT;
-            uint8_t bind = s.isLocal ? STB_LOCAL : s.binding;
-            if (!s.isLocal && s.binding == STB_WEAK && !s.defined)
-                bind = STB_GLOBAL; // nvlink leaves still-undefined weak references GLOBAL
-            e.info = symInfo(bind, type);
-            e.other = ctx_.opts.relocatable ? s.other : static_cast<uint8_t>(s.other & ~0xE0);
-            uint32_t index = sec ? sec->index : (s.specialShndx ? s.specialShndx : SHN_UNDEF);
-            bool extended = sec && index >= SHN_LORESERVE;
-            e.shndx = extended ? SHN_XINDEX : static_cast<uint16_t>(index);
+        std::vector<uint8_t> *mercury = mercurySymtab_ ? &mercurySymtab_->synthetic : nullptr;
+        if (mercury)
+            mercury->assign(24, 0);
+        auto append = [](std::vector<uint8_t> &to, const Sym64 &e) {
+            const uint8_t *p = reinterpret_cast<const uint8_t *>(&e);
+            to.insert(to.end(), p, p + sizeof(e));
+        };
+        auto emit = [&](const Symbol &s, bool mirrored) {
+            uint32_t index = 0;
+            Sym64 e = symtabEntry(s, &index);
             if (shndx) {
-                uint32_t word = extended ? index : 0;
+                uint32_t word = e.shndx == SHN_XINDEX ? index : 0;
                 const uint8_t *w = reinterpret_cast<const uint8_t *>(&word);
                 shndx->insert(shndx->end(), w, w + 4);
             }
-            e.value = s.isSectionSymbol ? 0 : s.finalValue;
-            // Shared variables kept for the debugger (-g) read as addresses
-            // after the reserved shared memory (sm_90+); code keeps the plain
-            // offsets. Extern arrays (in .nv_debug.shared) get the reserve only
-            // while that section holds coloured variables, as nvlink 13.0 does.
-            if (!s.isSectionSymbol && (s.other & 0xE0) == STO_CUDA_SHARED &&
-                !ctx_.opts.relocatable &&
-                (s.defined || ctx_.moduleSharedHoldsVariables))
-                e.value += reservedSharedMemory();
-            e.size = s.isSectionSymbol ? 0 : s.size;
-            const uint8_t *p = reinterpret_cast<const uint8_t *>(&e);
-            out.insert(out.end(), p, p + sizeof(e));
+            append(out, e);
+            if (mercury && mirrored)
+                append(*mercury, mercuryEntry(s, e));
         };
+        // The Mercury table mirrors .symtab up to the constant banks' late
+        // section symbols, which have no Mercury twin.
         for (Symbol *s : locals_)
             if (s)
-                emit(*s);
+                emit(*s, true);
         for (Symbol *s : globals_)
-            emit(*s);
+            emit(*s, true);
         for (Symbol *s : lateLocals_)
-            emit(*s);
+            emit(*s, false);
         // sh_info: one past the last local, wherever the locals are.
         symtab_->rawInfo = static_cast<uint32_t>(
             lateLocals_.empty() ? locals_.size()
                                 : locals_.size() + globals_.size() + lateLocals_.size());
+        if (mercurySymtab_)
+            mercurySymtab_->rawInfo = static_cast<uint32_t>(locals_.size());
     }
 
     void writeStringTables() {
@@ -433,6 +545,8 @@ private:
         if (s.name == ".note.nv.cuinfo" && !compatIndex())
             out.flags &= ~SHF_INFO_LINK;
         out.link = s.linkSection ? s.linkSection->index : (s.linkToSymtab ? symtab_->index : 0);
+        if (s.linkToMercurySymtab && mercurySymtab_)
+            out.link = mercurySymtab_->index;
         if (s.kind == SectionKind::Text)
             out.link = symtab_->index;
         out.info = sectionInfo(s);
@@ -440,7 +554,9 @@ private:
         out.entsize = s.entsize;
         // Input pieces are copied (and patched) by copySections; the tables
         // the linker made are borrowed as they are.
-        if (s.isNobits())
+        if (s.aliasOf)
+            out.content = AliasOf{s.aliasOf->index};
+        else if (s.isNobits())
             out.content = NoFileData{s.size};
         else if (!s.pieces.empty())
             out.content = FilledLater{s.size};
@@ -476,8 +592,14 @@ private:
             p.flags = flags;
             p.align = 8;
             p.source = SegmentSource::Sections;
+            // An alias counts as its twin (nvlink's segment then counts
+            // the shared bytes twice).
+            auto covered = [&](const OutputSection *s) {
+                SectionKind k = s->aliasOf ? s->aliasOf->kind : s->kind;
+                return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
+            };
             for (const OutputSection *s : sections_)
-                if (std::find(kinds.begin(), kinds.end(), s->kind) != kinds.end())
+                if (covered(s))
                     p.sections.push_back(s->index);
             if (!p.sections.empty())
                 out.push_back(p);
@@ -503,6 +625,9 @@ private:
             return s.rawInfo;
         if (s.kind == SectionKind::Text && s.owner)
             return s.owner->outIndex | (s.infoHighByte << 24);
+        // A capsule names its function, as its twin .text does.
+        if (s.mercuryKind == CULD_MERC_CODE && s.owner)
+            return s.owner->outIndex;
         if (s.infoSection)
             return s.infoSection->index;
         if (s.kind == SectionKind::Note && s.name == ".note.nv.cuinfo")
@@ -605,6 +730,7 @@ private:
     std::vector<OutputSection *> sections_;
     OutputSection *shstrtab_ = nullptr, *strtab_ = nullptr, *symtab_ = nullptr;
     OutputSection *symtabShndx_ = nullptr; // only past SHN_LORESERVE sections
+    OutputSection *mercurySymtab_ = nullptr; // where the output carries a Mercury set
     std::map<OutputSection *, std::vector<const RelocKeep *>> relocs_;
     std::vector<Symbol *> locals_, globals_, lateLocals_;
     std::unordered_map<const Symbol *, const ObjectFile *> firstAppearance_;

@@ -447,6 +447,7 @@ constexpr uint32_t kShtProgbits = 1;
 constexpr uint32_t kShtSymtab = 2;
 constexpr uint32_t kShtNobits = 8;
 constexpr uint32_t kShtCudaInfo = 0x70000000;
+constexpr uint32_t kShtCapsule = 0x70000016; // .nv.capmerc.text.<f>
 constexpr uint8_t kSttFunc = 2;
 constexpr uint8_t kStoCudaEntry = 0x10;
 constexpr uint8_t kEifmtSval = 4;
@@ -633,6 +634,38 @@ FinalizeResult finalizeImage(const uint8_t *data, size_t size, Allocation alloca
             writeCode(result.image.data() + text.offset, code);
             result.rewritten.push_back(name);
         }
+    }
+    result.status = result.image.empty() ? FinalizeResult::Status::Unchanged
+                                         : FinalizeResult::Status::Rewritten;
+    return result;
+}
+
+// A capsule's first word is the section index of its function's .text
+// (the compiler's, renumbered by nvlink): the capsule's sh_info names the
+// function in .symtab, whose st_shndx is that index.
+FinalizeResult numberCapsules(const uint8_t *data, size_t size) {
+    Image image(data, size);
+    std::string error;
+    if (!image.parse(error))
+        return failure(error);
+    const auto &secs = image.sections();
+    const SectionHeader *symtab = nullptr;
+    for (const SectionHeader &h : secs)
+        if (h.type == kShtSymtab && !symtab)
+            symtab = &h;
+    FinalizeResult result;
+    for (size_t i = 0; i < secs.size(); ++i) {
+        const SectionHeader &capsule = secs[i];
+        if (capsule.type != kShtCapsule)
+            continue;
+        if (!symtab || capsule.info == 0 || capsule.info >= symtab->size / 24 || capsule.size < 4)
+            return failure("capsule section " + std::to_string(i) + " names no function");
+        uint32_t text = load<uint16_t>(image.bytes(*symtab) + uint64_t(capsule.info) * 24 + 6);
+        if (load<uint32_t>(image.bytes(capsule)) == text)
+            continue;
+        if (result.image.empty())
+            result.image.assign(data, data + size);
+        std::memcpy(result.image.data() + capsule.offset, &text, 4);
     }
     result.status = result.image.empty() ? FinalizeResult::Status::Unchanged
                                          : FinalizeResult::Status::Rewritten;

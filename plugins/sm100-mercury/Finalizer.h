@@ -68,4 +68,8 @@ struct FinalizeResult {
 FinalizeResult finalizeImage(const uint8_t *image, size_t size,
                              Allocation allocation = Allocation::Reallocate);
 
+// Writes into every capsule (.nv.capmerc.text.<f>) the output section index
+// of its function's .text, as nvlink does.
+FinalizeResult numberCapsules(const uint8_t *image, size_t size);
+
 } // namespace culd::mercury

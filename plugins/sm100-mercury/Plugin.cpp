@@ -33,11 +33,13 @@ constexpr uint32_t kInfoTailCodes[] = {0x19 /* CBANK_PARAM_SIZE */, 0x0a /* PARA
 culd_arch_info blackwell(uint32_t sm) {
     culd_arch_info a = culd::nvidia::archInfo(sm);
     a.variants = CULD_VARIANT_A | CULD_VARIANT_F;
-    // nvlink 13.0's Mercury-mode writer: the symbols it defines typed STT_CUDA_OBJECT, the symbol table not re-sorted after layout, and its own
-    // program-header split (code, data, constant banks).
+    // nvlink 13.0's Mercury-mode writer: the symbols it defines typed
+    // STT_CUDA_OBJECT, the symbol table not re-sorted after layout, its own
+    // program-header split (code, data, constant banks), and no
+    // .nv.resolvedrela sections under --preserve-relocs.
     a.flags = CULD_ARCH_F_MERCURY | CULD_ARCH_F_CONST0_AFTER_DATA | CULD_ARCH_F_COMPAT |
               CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL | CULD_ARCH_F_LINKER_SYMBOLS_CUDA_OBJECT |
-              CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST;
+              CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST | CULD_ARCH_F_NO_RESOLVED_RELOCS;
     a.phdr_layout = CULD_PHDR_SPLIT;
     a.num_info_tail_codes = sizeof kInfoTailCodes / sizeof kInfoTailCodes[0];
     a.info_tail_codes = kInfoTailCodes;
@@ -116,6 +118,21 @@ public:
         return CULD_MERC_DATA;
     }
 
+    // The SASS twin of a shadow section is its name without the Mercury
+    // prefix: .nv.capmerc.text.f -> .text.f, .nv.merc.nv.info.f ->
+    // .nv.info.f, .nv.merc.rela.debug_frame -> .rela.debug_frame. Symbol
+    // tables and aliases (paired by their bytes) have none.
+    uint32_t mercuryTwin(const char *name) const override {
+        if (!name || isAlias(name) || std::strcmp(name, ".nv.merc.symtab") == 0 ||
+            startsWith(name, ".nv.merc.symtab_shndx"))
+            return 0;
+        if (startsWith(name, ".nv.capmerc."))
+            return std::strlen(".nv.capmerc");
+        if (startsWith(name, ".nv.merc."))
+            return std::strlen(".nv.merc");
+        return 0;
+    }
+
     // nvlink re-finalises sm_100+ kernels after the link: the scoreboard of
     // the stack-pointer load is dropped and the barriers re-allocated
     // (Finalizer.cpp). Debug links either keep the code or make nvlink
@@ -125,10 +142,21 @@ public:
                      culd_buffer &out) override {
         using namespace culd::mercury;
         const std::string arch = "sm_" + std::to_string(sm);
+        // Capsules first: they name their .text by its output index.
+        FinalizeResult numbered = numberCapsules(image, static_cast<size_t>(size));
+        if (numbered.status == FinalizeResult::Status::Error) {
+            report(host, CULD_LOG_ERROR, "malformed " + arch + " output: " + numbered.error);
+            return -1;
+        }
+        if (numbered.status == FinalizeResult::Status::Rewritten) {
+            image = numbered.image.data();
+            size = numbered.image.size();
+        }
+        FinalizeResult result;
         switch (debugAction(host.link_flags & CULD_LINK_F_DEBUG,
                             host.link_flags & CULD_LINK_F_DEBUG_INPUTS)) {
         case DebugAction::Unchanged:
-            return 1;
+            break;
         case DebugAction::Refuse:
             report(host, CULD_LOG_ERROR,
                    "culd cannot reproduce nvlink's code regeneration for " + arch + ": " +
@@ -139,26 +167,27 @@ public:
                               "debug information and regenerates the code)"));
             return -1;
         case DebugAction::Rewrite:
+            result = finalizeImage(image, static_cast<size_t>(size));
             break;
         }
-        FinalizeResult result = finalizeImage(image, static_cast<size_t>(size));
-        switch (result.status) {
-        case FinalizeResult::Status::Unchanged:
-            return 1;
-        case FinalizeResult::Status::Error:
+        if (result.status == FinalizeResult::Status::Error) {
             report(host, CULD_LOG_ERROR,
                    "culd cannot reproduce nvlink's scoreboard finalisation for " + arch + ": " +
                        result.error);
             return -1;
-        case FinalizeResult::Status::Rewritten:
-            break;
         }
-        uint8_t *dst = out.grow ? out.grow(out.opaque, result.image.size()) : nullptr;
+        if (result.status == FinalizeResult::Status::Rewritten) {
+            image = result.image.data();
+            size = result.image.size();
+        } else if (numbered.status != FinalizeResult::Status::Rewritten) {
+            return 1;
+        }
+        uint8_t *dst = out.grow ? out.grow(out.opaque, size) : nullptr;
         if (!dst) {
             report(host, CULD_LOG_ERROR, "out of memory finalising the " + arch + " output");
             return -1;
         }
-        std::memcpy(dst, result.image.data(), result.image.size());
+        std::memcpy(dst, image, static_cast<size_t>(size));
         return 0;
     }
 };

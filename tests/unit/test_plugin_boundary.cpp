@@ -41,9 +41,11 @@ struct MockDescriptor {
         desc.name = "mock";
         for (uint32_t sm : p.sms())
             archs.push_back(*p.arch(sm));
-        for (uint32_t type = 0; type < 0x1000; ++type)
-            if (const culd_reloc_desc *r = p.reloc(type))
-                relocs.push_back(*r);
+        // R_CUDA types, then R_MERCURY (0x10000 + index).
+        for (uint32_t base : {0u, 0x10000u})
+            for (uint32_t type = base; type < base + 0x1000; ++type)
+                if (const culd_reloc_desc *r = p.reloc(type))
+                    relocs.push_back(*r);
     }
 
     culd_arch_info &arch(uint32_t sm) {
@@ -232,6 +234,17 @@ TEST_CASE("arch flags reach the output", "[plugin-boundary]") {
         REQUIRE(quiet.outcome == "ok");
         REQUIRE(warned.outcome == "ok");
         CHECK(warned.warnings == quiet.warnings + 1);
+    }
+    SECTION("NO_RESOLVED_RELOCS") {
+        MockDescriptor plain("sm90");
+        LinkResult kept = link(plain, "sm_90", crossFile("sm_90"), {"--preserve-relocs"});
+        MockDescriptor mock("sm90");
+        mock.arch(90).flags |= CULD_ARCH_F_NO_RESOLVED_RELOCS;
+        LinkResult none = link(mock, "sm_90", crossFile("sm_90"), {"--preserve-relocs"});
+        REQUIRE(kept.outcome == "ok");
+        REQUIRE(none.outcome == "ok");
+        CHECK(kept.hasSectionStartingWith(".nv.resolvedrela"));
+        CHECK_FALSE(none.hasSectionStartingWith(".nv.resolvedrela"));
     }
     SECTION("LINKER_SYMBOLS_CUDA_OBJECT and LATE_SECTION_SYMBOLS_LAST") {
         MockDescriptor plain("sm90");
@@ -548,6 +561,25 @@ TEST_CASE("hooks are called", "[plugin-boundary]") {
         mock.arch(80).flags |= CULD_ARCH_F_MERCURY;
         CHECK(link(mock, "sm_80", crossFile("sm_80")).outcome.find(
                   "section '.nv.callgraph': linking the Mercury shadow set") != std::string::npos);
+    }
+    SECTION("mercury_twin pairs the Mercury set with its SASS twins") {
+        MockDescriptor mock("sm100-mercury");
+        LinkResult paired = link(mock, "sm_100", crossFile("sm_100"));
+        REQUIRE(paired.outcome == "ok");
+        CHECK(paired.section(".nv.capmerc.text._Z5applyPfPKfi"));
+        CHECK(paired.section(".nv.merc.nv.info._Z5applyPfPKfi"));
+        CHECK(paired.section(".nv.merc.symtab"));
+        // Without the hook (an ABI 2.1 plugin) the core cannot pair them:
+        // refused, naming the section, rather than written without them.
+        mock.desc.mercury_twin = nullptr;
+        CHECK(link(mock, "sm_100", crossFile("sm_100")).outcome.find(
+                  "by a plugin that does not pair them") != std::string::npos);
+        // A twin the input does not have: refused, naming the section.
+        mock.desc.mercury_twin = [](const char *name) -> uint32_t {
+            return std::strncmp(name, ".nv.capmerc.", 12) == 0 ? 1 : 0;
+        };
+        CHECK(link(mock, "sm_100", crossFile("sm_100")).outcome.find(
+                  "no SASS section it shadows") != std::string::npos);
     }
     SECTION("finalize replaces the image, keeps it, or fails the link") {
         MockDescriptor plain("sm70");

@@ -41,6 +41,12 @@ public:
     std::vector<Symbol *> symbols;
     // Relocation sections with their (live) target.
     std::vector<std::pair<const ElfSection *, InputSection *>> relocSections;
+    // The Mercury shadow set (sm_100+): its symbol table, which mirrors
+    // .symtab entry for entry (MercurySet.cpp checks it), and its
+    // relocation sections with their target (a Mercury section).
+    const ElfSection *mercurySymtab = nullptr;
+    std::vector<ElfSymbol> mercurySymbols;
+    std::vector<std::pair<const ElfSection *, InputSection *>> mercuryRelocSections;
 
     InputSection *makeSection(const ElfSection &header, SectionKind kind);
 

@@ -8,6 +8,7 @@ namespace culd {
 
 struct Context;
 struct InputSection;
+class ObjectFile;
 struct Symbol;
 
 // Runs every pass and writes opts.outputFile (Link.cpp). Throws FatalError,
@@ -39,6 +40,8 @@ void createOutputSections(Context &ctx);   // OutputSections.cpp
 void checkRegisterLimits(Context &ctx);    // RegisterLimits.cpp
 void placeFunctionBanks(Context &ctx);     // FunctionBanks.cpp
 void layoutMemory(Context &ctx);           // Layout.cpp
+void createMercurySections(Context &ctx);  // MercurySet.cpp (sm_100+ shadow set)
+void pairMercurySections(Context &ctx, ObjectFile &file); // MercurySet.cpp (read time)
 void processRelocations(Context &ctx);     // Relocations.cpp
 void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
 // Stops here if any error was reported. Then the file: section and symbol

@@ -13,6 +13,7 @@ namespace culd {
 
 struct Symbol;
 struct OutputSection;
+struct ElfSection;
 class Plugin;
 
 // A relocation the linker resolves: patched into the output buffer once the
@@ -38,6 +39,9 @@ struct RelocKeep {
     int64_t addend = 0;
     bool rela = true;                // RELA vs REL section
     bool resolved = false;           // applied, recorded for --preserve-relocs
+    // A Mercury relocation: the input section it came from, whose name,
+    // type and flags its output section takes.
+    const ElfSection *mercuryRela = nullptr;
 };
 
 // Value of one bit action (before it is masked to the field width).

@@ -65,6 +65,13 @@ struct InputSection {
     // debug link, which keeps such code but still excuses its undefined
     // references.
     bool reachable = true;
+    // The Mercury shadow set (sm_100+): a Mercury section's SASS twin (the
+    // section whose fate and place it follows) and a SASS section's Mercury
+    // shadow; null where there is none. `mercuryKind` is the plugin's
+    // culd_mercury_kind of a Mercury section.
+    InputSection *twin = nullptr;
+    InputSection *shadow = nullptr;
+    uint8_t mercuryKind = 0;
     // Weak data definitions here that lost to an earlier definition.
     uint32_t supersededDefinitions = 0;
     // [begin, end) of those that lost to an earlier *weak* one, sorted:
@@ -131,6 +138,15 @@ struct OutputSection {
     };
     std::vector<WindowEntry> windowContents;
     bool keepWhenEmpty = false;            // written even at size 0
+    // The Mercury shadow set: a Mercury output section's SASS twin (null for
+    // its relocation sections), the culd_mercury_kind of its inputs, and the
+    // section whose bytes it shares (alias sections have no bytes of their
+    // own). A SASS section points at its shadow.
+    OutputSection *twin = nullptr;
+    OutputSection *shadow = nullptr;
+    OutputSection *aliasOf = nullptr;
+    uint8_t mercuryKind = 0;
+    bool linkToMercurySymtab = false;
 
     // Set by the writer.
     uint32_t index = 0;

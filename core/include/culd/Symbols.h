@@ -126,6 +126,8 @@ bool isDeviceSyscall(std::string_view name);
 // Synthetic names nvlink resolves itself (UFT/UDT placeholders, reserved
 // shared memory) which never reach the output as ordinary undefined symbols.
 bool isLinkerProvided(std::string_view name);
+// The linker's symbols for the reserved shared memory (.nv.reservedSmem.*).
+bool isReservedSharedSymbol(std::string_view name);
 
 
 } // namespace culd

@@ -48,6 +48,7 @@ public:
     bool linkerSymbolsAreCudaObjects() const {
         return arch_.flags & CULD_ARCH_F_LINKER_SYMBOLS_CUDA_OBJECT;
     }
+    bool keepsResolvedRelocs() const { return !(arch_.flags & CULD_ARCH_F_NO_RESOLVED_RELOCS); }
     bool lateSectionSymbolsLast() const {
         return arch_.flags & CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST;
     }
@@ -73,6 +74,15 @@ public:
     // of its family's Mercury shadow set. Without a classifier (families
     // with no Mercury set) only the generic SHF_CUDA_MERCURY flag does.
     bool isMercurySection(const ElfSection &section) const;
+    // The plugin's culd_mercury_kind of a Mercury section (CULD_MERC_DATA
+    // where it has no classifier).
+    uint32_t mercuryKind(const ElfSection &section) const;
+    // Whether the plugin pairs Mercury sections with their SASS twins, so
+    // that the core can link the shadow set (ABI 2.2 mercury_twin).
+    bool linksMercurySet() const;
+    // The SASS twin's name of a Mercury section; empty when it has none by
+    // name (symbol tables, aliases).
+    std::string_view mercuryTwinName(std::string_view mercuryName) const;
 
     // Attribute gating. True when the record stays in the output; a WARN
     // policy warns once per code, ERROR throws FatalError naming the input

@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 1u
+#define CULD_PLUGIN_ABI_MINOR 2u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -203,7 +203,10 @@ enum {
     /* The section symbols of the constant banks follow the globals, and
      * .symtab's sh_info counts every symbol: the table is not re-sorted
      * after layout. ABI 2.1. */
-    CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST = 1u << 8
+    CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST = 1u << 8,
+    /* --preserve-relocs writes no .nv.resolvedrela<x> sections (nvlink's
+     * output is then the plain link's). ABI 2.2. */
+    CULD_ARCH_F_NO_RESOLVED_RELOCS = 1u << 9
 };
 
 /* Program headers of an executable (non -r) output. */
@@ -311,6 +314,7 @@ typedef int32_t (*culd_apply_relocations_fn)(const culd_host *host, uint32_t sm,
 typedef uint32_t (*culd_eiattr_policy_fn)(uint32_t sm, uint32_t code);
 typedef uint32_t (*culd_classify_mercury_fn)(const char *name, uint32_t sh_type,
                                              uint64_t sh_flags);
+typedef uint32_t (*culd_mercury_twin_fn)(const char *name);
 typedef int32_t (*culd_finalize_fn)(const culd_host *host, uint32_t sm,
                                     const uint8_t *image, uint64_t size,
                                     culd_buffer *out);
@@ -363,7 +367,14 @@ typedef struct culd_plugin_descriptor {
      * is, other values after reporting an error. */
     culd_finalize_fn finalize;
 
-    void *reserved[8]; /* zero; room for minor-version hooks */
+    /* ABI 2.2. Where the SASS twin of a Mercury section is named: the
+     * offset into `name` at which the twin's name starts
+     * (".nv.capmerc.text.f" -> 11, ".text.f"); 0 when the section has no
+     * twin by name (symbol tables, alias sections, which the core pairs by
+     * their bytes). NULL: the core links no Mercury set and refuses one. */
+    culd_mercury_twin_fn mercury_twin;
+
+    void *reserved[7]; /* zero; room for minor-version hooks */
 } culd_plugin_descriptor;
 
 /* The exported entry point. The host passes its own ABI version so a plugin

@@ -67,6 +67,9 @@ public:
     virtual culd_mercury_kind classifyMercury(const char *, uint32_t, uint64_t) const {
         return CULD_MERC_NONE;
     }
+    // Where the SASS twin's name starts inside a Mercury section's name
+    // (0: no twin by name); see culd_plugin_descriptor::mercury_twin.
+    virtual uint32_t mercuryTwin(const char *) const { return 0; }
     // Families with a finaliser return true and implement finalize().
     virtual bool hasFinalizer() const { return false; }
     virtual int32_t finalize(const culd_host &, uint32_t, const uint8_t *, uint64_t,
@@ -131,6 +134,14 @@ template <class P> struct Holder {
         }
     }
 
+    static uint32_t twin(const char *name) {
+        try {
+            return instance().mercuryTwin(name);
+        } catch (...) {
+            return 0;
+        }
+    }
+
     static int32_t finalize(const culd_host *host, uint32_t sm, const uint8_t *image,
                             uint64_t size, culd_buffer *out) {
         try {
@@ -164,6 +175,7 @@ template <class P> struct Holder {
                 d.eiattr_policy = &eiattr;
                 d.compat_policy = &compat;
                 d.classify_mercury_section = instance().hasMercury() ? &mercury : nullptr;
+                d.mercury_twin = instance().hasMercury() ? &twin : nullptr;
                 d.finalize = instance().hasFinalizer() ? &Holder::finalize : nullptr;
                 return d;
             }();

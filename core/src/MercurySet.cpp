@@ -1,0 +1,230 @@
+// The Mercury shadow set of sm_100+ cubins: next to its SASS, every such
+// cubin carries capsule code (.nv.capmerc.text.<f>) and .nv.merc.* copies of
+// its info, relocation, debug and data sections, with a symbol table of its
+// own (.nv.merc.symtab) that mirrors .symtab entry for entry. nvlink links
+// the two sets side by side (docs/nvlink-findings.md, "Blackwell"):
+//
+//  * a Mercury section follows its SASS twin: it lives and dies with it, and
+//    its output is made wherever the twin's is (per function, merged by
+//    name, or sharing the twin's very bytes for the alias sections);
+//  * its relocations are scanned like the SASS ones, section symbols
+//    standing for the Mercury twins (Relocations.cpp);
+//  * its info sections are rebuilt as the SASS ones (SyntheticSections.cpp);
+//  * the output symbol table is mirrored into .nv.merc.symtab (Writer.cpp).
+//
+// The core knows no Mercury name: the plugin classifies the sections and
+// names each one's twin (Target::mercuryKind, Target::mercuryTwinName).
+#include "culd/Align.h"
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+#include "culd/Link.h"
+
+#include <unordered_map>
+
+namespace culd {
+
+using namespace elf;
+
+namespace {
+
+[[noreturn]] void refuse(const ObjectFile &file, std::string_view section, const std::string &why) {
+    throw FatalError(file.name() + ": section '" + std::string(section) + "': " + why +
+                     "; culd does not link such a Mercury shadow set yet");
+}
+
+// The Mercury symbol table must name the same symbols as .symtab, index for
+// index (relocations and info records of both sets then mean the same
+// symbol by the same number); .symtab may go on with the section symbols of
+// constant banks, which have no Mercury twin.
+void checkMirror(const ObjectFile &file) {
+    const std::vector<ElfSymbol> &sass = file.elf().symbols();
+    const std::vector<ElfSymbol> &merc = file.mercurySymbols;
+    if (merc.size() > sass.size())
+        refuse(file, file.mercurySymtab->name, "it has more symbols than .symtab");
+    for (size_t i = 1; i < sass.size(); ++i) {
+        if (i >= merc.size()) {
+            if (sass[i].type() != STT_SECTION)
+                refuse(file, file.mercurySymtab->name,
+                       "symbol " + std::to_string(i) + " of .symtab has no Mercury twin");
+            continue;
+        }
+        if (merc[i].name != sass[i].name || merc[i].bind() != sass[i].bind() ||
+            (merc[i].type() == STT_SECTION) != (sass[i].type() == STT_SECTION) ||
+            merc[i].isUndefined() != sass[i].isUndefined())
+            refuse(file, file.mercurySymtab->name,
+                   "symbol " + std::to_string(i) + " ('" + std::string(merc[i].name) +
+                       "') differs from .symtab's");
+    }
+}
+
+// The SASS section an alias shares its bytes with.
+InputSection *aliasTwin(ObjectFile &file, const InputSection &alias) {
+    for (InputSection *s : file.sections)
+        if (s && s->kind != SectionKind::Mercury && s->header->offset == alias.header->offset &&
+            s->size() == alias.size() && s->header->hasFileData())
+            return s;
+    return nullptr;
+}
+
+class Pairing {
+public:
+    Pairing(Context &ctx, ObjectFile &file) : ctx_(ctx), file_(file) {
+        for (InputSection *s : file.sections)
+            if (s && s->kind != SectionKind::Mercury)
+                sassByName_.emplace(s->name(), s);
+    }
+
+    void run() {
+        for (InputSection *s : file_.sections)
+            if (s && s->kind == SectionKind::Mercury)
+                pair(*s);
+        if (!file_.mercurySymtab && hasShadows_)
+            refuse(file_, "", "Mercury sections without a Mercury symbol table");
+        if (file_.mercurySymtab)
+            checkMirror(file_);
+    }
+
+private:
+    void pair(InputSection &s) {
+        s.mercuryKind = static_cast<uint8_t>(ctx_.target.mercuryKind(*s.header));
+        switch (s.mercuryKind) {
+        case CULD_MERC_SYMTAB:
+            if (file_.mercurySymtab)
+                refuse(file_, s.name(), "a second Mercury symbol table");
+            file_.mercurySymtab = s.header;
+            file_.mercurySymbols = file_.elf().symbolsOf(*s.header);
+            return;
+        case CULD_MERC_RELA:
+            return pairRelocations(s);
+        case CULD_MERC_ALIAS:
+            return follow(s, aliasTwin(file_, s));
+        default: {
+            std::string_view twinName = ctx_.target.mercuryTwinName(s.name());
+            auto it = twinName.empty() ? sassByName_.end() : sassByName_.find(twinName);
+            return follow(s, it == sassByName_.end() ? nullptr : it->second);
+        }
+        }
+    }
+
+    // A Mercury section takes its twin's function, so it is live exactly
+    // when the twin is.
+    void follow(InputSection &s, InputSection *twin) {
+        if (!twin)
+            refuse(file_, s.name(), "no SASS section it shadows");
+        if (twin->shadow)
+            refuse(file_, s.name(), "SASS section '" + std::string(twin->name()) +
+                                        "' has a second Mercury shadow");
+        hasShadows_ = true;
+        s.twin = twin;
+        s.owner = twin->owner;
+        s.text = twin->text;
+        twin->shadow = &s;
+    }
+
+    // Mercury relocations patch Mercury sections (sh_info).
+    void pairRelocations(InputSection &s) {
+        uint32_t target = s.header->infoIndex();
+        InputSection *patched = target < file_.sections.size() ? file_.sections[target] : nullptr;
+        if (!patched || patched->kind != SectionKind::Mercury)
+            refuse(file_, s.name(), "Mercury relocations for a section that is not Mercury");
+        s.owner = patched->owner;
+        file_.mercuryRelocSections.push_back({s.header, patched});
+    }
+
+    Context &ctx_;
+    ObjectFile &file_;
+    std::unordered_map<std::string_view, InputSection *> sassByName_;
+    bool hasShadows_ = false;
+};
+
+} // namespace
+
+void pairMercurySections(Context &ctx, ObjectFile &file) {
+    if (!ctx.target.linksMercurySet())
+        return;
+    Pairing(ctx, file).run();
+}
+
+namespace {
+
+// Sections the linker writes itself (.nv.info*): their Mercury twins are
+// rebuilt with them (SyntheticSections.cpp), not placed here.
+bool isRebuilt(const OutputSection &sass) {
+    return sass.kind == SectionKind::NvInfo || sass.kind == SectionKind::NvInfoFunc;
+}
+
+OutputSection *makeShadowOutput(Context &ctx, OutputSection &sass, const InputSection &first) {
+    OutputSection *out = ctx.makeOutput(std::string(first.name()), first.header->type,
+                                        first.header->flags);
+    out->kind = SectionKind::Mercury;
+    out->mercuryKind = first.mercuryKind;
+    out->twin = &sass;
+    out->owner = sass.owner;
+    out->entsize = first.header->entsize;
+    out->linkToMercurySymtab = first.header->link != 0;
+    sass.shadow = out;
+    return out;
+}
+
+// An alias shares its twin's bytes: same offset, same size.
+void makeAlias(Context &ctx, OutputSection &sass, InputSection &alias) {
+    OutputSection *out = makeShadowOutput(ctx, sass, alias);
+    out->aliasOf = &sass;
+    out->addralign = sass.addralign;
+    out->size = sass.size;
+    for (const SectionPiece &p : sass.pieces)
+        if (p.input->shadow) {
+            p.input->shadow->out = out;
+            p.input->shadow->outOffset = p.input->outOffset;
+        }
+}
+
+// Anything else is its twin's pieces' shadows, concatenated in the twin's
+// order, each at its own alignment.
+void makeConcatenation(Context &ctx, OutputSection &sass, InputSection &first) {
+    OutputSection *out = makeShadowOutput(ctx, sass, first);
+    for (const SectionPiece &p : sass.pieces) {
+        InputSection *shadow = p.input->shadow;
+        if (!shadow || !shadow->isLive())
+            continue;
+        uint64_t offset = alignTo(out->size, shadow->alignment());
+        out->pieces.push_back({shadow, offset});
+        out->size = offset + shadow->size();
+        out->addralign = std::max(out->addralign, shadow->alignment());
+        shadow->out = out;
+        shadow->outOffset = offset;
+    }
+}
+
+} // namespace
+
+void createMercurySections(Context &ctx) {
+    std::vector<OutputSection *> sass(ctx.outputs.begin(), ctx.outputs.end());
+    for (OutputSection *o : sass) {
+        if (o->kind == SectionKind::Mercury || isRebuilt(*o))
+            continue;
+        InputSection *first = nullptr;
+        for (const SectionPiece &p : o->pieces)
+            if (p.input->shadow && p.input->shadow->isLive()) {
+                first = p.input->shadow;
+                break;
+            }
+        if (!first)
+            continue;
+        if (first->mercuryKind == CULD_MERC_ALIAS)
+            makeAlias(ctx, *o, *first);
+        else
+            makeConcatenation(ctx, *o, *first);
+    }
+    // Every live Mercury section must have found its place: one whose twin
+    // was not placed (laid out per variable, say) is not modelled.
+    for (auto &file : ctx.files)
+        for (InputSection *s : file->sections)
+            if (s && s->twin && s->isLive() && s->twin->out && !s->out &&
+                s->mercuryKind != CULD_MERC_INFO)
+                refuse(*file, s->name(),
+                       "its SASS twin '" + std::string(s->twin->name()) +
+                           "' is not placed as a whole");
+}
+
+} // namespace culd

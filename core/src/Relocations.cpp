@@ -111,6 +111,12 @@ private:
                              " is not supported on " + ctx_.target.name());
         if (desc->resolver == CULD_RESOLVE_NONE || !sym)
             return;
+        // A section linked record by record: relocations of dropped records
+        // go with them, and the fields the linker fills itself take none.
+        std::optional<uint64_t> linked = target.linkedOffset(r.offset);
+        if (!linked || target.records.isSelfOffsetField(r.offset))
+            return;
+        const uint64_t offset = target.outOffset + *linked;
         // A section symbol of a section culd does not link (a note, a symbol
         // table) has nowhere to point: refuse rather than guess.
         if (sym->isSectionSymbol && !sym->section)
@@ -123,8 +129,8 @@ private:
         if (!sym->isLocal && isLinkerProvided(sym->name) && !sym->defined)
             return;
         if (!sym->defined && sym->name == kPtxConst0Size) {
-            record(*target.out, target.outOffset + r.offset, *desc, *sym, CULD_TARGET_OTHER,
-                   r.addend, !rela, nullptr, ptxConst0Size_);
+            record(*target.out, offset, *desc, *sym, CULD_TARGET_OTHER, r.addend, !rela, nullptr,
+                   ptxConst0Size_);
             return;
         }
         // A weak definition that lost to an earlier one takes the relocations
@@ -138,12 +144,10 @@ private:
             return;
         // UNUSED_CLEAR types zero a field (a debug frame's address range)
         // only when the function it describes was removed.
-        bool dead = (sym->section && !sym->section->isLive()) ||
-                    (sym->isFunction() && sym->defined && !sym->live);
+        bool dead = isRemovedFromOutput(*sym);
         if (isClear(*desc)) {
             if (dead)
-                record(*target.out, target.outOffset + r.offset, *desc, *sym,
-                       CULD_TARGET_OTHER, 0, false);
+                record(*target.out, offset, *desc, *sym, CULD_TARGET_OTHER, 0, false);
             return;
         }
         if (dead)
@@ -165,7 +169,6 @@ private:
         culd_target_kind kind = targetKind(*sym);
         bool apply = desc->resolver == CULD_RESOLVE_LINKER ||
                      (desc->resolver == CULD_RESOLVE_EITHER && resolvedAtLinkTime(kind));
-        uint64_t offset = target.outOffset + r.offset;
         if (!apply)
             return keep(target, offset, *desc, *sym, r.addend, rela, false);
         RelocApply &a = record(*target.out, offset, *desc, *sym, kind, r.addend, !rela, target.owner);
@@ -185,23 +188,6 @@ private:
     static bool describesFunctionsOneByOne(const InputSection &debug) {
         std::string_view name = debug.name();
         return name == ".debug_frame" || name == ".debug_line" || name == ".nv_debug_line_sass";
-    }
-
-    // `file` defines the global `sym` names, but an earlier file's
-    // definition won. For a function that is decided when the file was
-    // resolved: a weak copy that lost to an earlier one stays lost even when
-    // a later strong definition wins in the end.
-    static bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex,
-                                        const Symbol &sym) {
-        const ElfSymbol &es = file.elf().symbols()[symbolIndex];
-        if (sym.isLocal || !sym.defined || sym.file == &file || es.isUndefined())
-            return false;
-        if (es.type() == STT_FUNC) {
-            const InputSection *own = es.shndx < file.sections.size() ? file.sections[es.shndx]
-                                                                       : nullptr;
-            return own && own->lostToEarlier;
-        }
-        return sym.file->order() < file.order();
     }
 
     static bool isClear(const culd_reloc_desc &d) {

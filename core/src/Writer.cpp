@@ -593,12 +593,29 @@ private:
     }
 
     void fill(OutputSection &s, uint8_t *dst) {
-        for (const SectionPiece &p : s.pieces)
-            if (!p.input->bytes().empty())
+        for (const SectionPiece &p : s.pieces) {
+            if (p.input->records.active)
+                fillRecords(*p.input, dst + p.offset, p.offset);
+            else if (!p.input->bytes().empty())
                 std::memcpy(dst + p.offset, p.input->bytes().data, p.input->bytes().size);
+        }
         if (!s.applies.empty())
             applyRelocations(ctx_.target.plugin(), ctx_.target.sm(), s.name, s.type, s.flags, dst,
                              s.size, s.applies);
+    }
+
+    // The kept records of a section linked record by record, then the
+    // section offsets the linker writes into them (little-endian).
+    static void fillRecords(const InputSection &in, uint8_t *dst, uint64_t pieceOffset) {
+        const RecordLayout &layout = in.records;
+        for (const RecordLayout::Range &r : layout.kept)
+            std::memcpy(dst + r.linked, in.bytes().data + r.begin, r.end - r.begin);
+        for (const RecordLayout::SelfOffset &f : layout.selfOffsets) {
+            uint64_t value = pieceOffset + *layout.linkedOffset(f.target);
+            uint8_t *field = dst + *layout.linkedOffset(f.field);
+            for (unsigned i = 0; i < f.width; ++i)
+                field[i] = static_cast<uint8_t>(value >> (8 * i));
+        }
     }
 
     Context &ctx_;

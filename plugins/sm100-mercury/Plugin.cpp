@@ -33,11 +33,13 @@ constexpr uint32_t kInfoTailCodes[] = {0x19 /* CBANK_PARAM_SIZE */, 0x0a /* PARA
 culd_arch_info blackwell(uint32_t sm) {
     culd_arch_info a = culd::nvidia::archInfo(sm);
     a.variants = CULD_VARIANT_A | CULD_VARIANT_F;
-    // nvlink 13.0's Mercury-mode writer: the symbols it defines typed STT_CUDA_OBJECT, the symbol table not re-sorted after layout, and its own
-    // program-header split (code, data, constant banks).
+    // nvlink 13.0's Mercury-mode writer: the symbols it defines typed
+    // STT_CUDA_OBJECT, the symbol table not re-sorted after layout, its own
+    // program-header split (code, data, constant banks), and .debug_frame
+    // rebuilt entry by entry.
     a.flags = CULD_ARCH_F_MERCURY | CULD_ARCH_F_CONST0_AFTER_DATA | CULD_ARCH_F_COMPAT |
               CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL | CULD_ARCH_F_LINKER_SYMBOLS_CUDA_OBJECT |
-              CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST;
+              CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST | CULD_ARCH_F_FRAME_BY_ENTRY;
     a.phdr_layout = CULD_PHDR_SPLIT;
     a.num_info_tail_codes = sizeof kInfoTailCodes / sizeof kInfoTailCodes[0];
     a.info_tail_codes = kInfoTailCodes;

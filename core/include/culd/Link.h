@@ -35,6 +35,8 @@ void markLive(Context &ctx);               // MarkLive.cpp
 void reportUndefined(Context &ctx);        // SymbolTable.cpp
 void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
 void warnUnboundedStacks(Context &ctx);    // CallGraphAnalysis.cpp (recursion: stack unknown)
+// Targets that rebuild .debug_frame: which of its entries each input keeps.
+void linkFramesByEntry(Context &ctx);     // DebugFrame.cpp
 void createOutputSections(Context &ctx);   // OutputSections.cpp
 void checkRegisterLimits(Context &ctx);    // RegisterLimits.cpp
 void placeFunctionBanks(Context &ctx);     // FunctionBanks.cpp

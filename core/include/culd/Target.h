@@ -51,6 +51,7 @@ public:
     bool lateSectionSymbolsLast() const {
         return arch_.flags & CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST;
     }
+    bool linksFrameByEntry() const { return arch_.flags & CULD_ARCH_F_FRAME_BY_ENTRY; }
     // Whether .nv.info.<f> records of this code follow the reversed others.
     bool isInfoTailCode(uint32_t code) const;
     bool elfAbiV7() const { return arch_.elf_abi == CULD_ELF_ABI_V7; }

@@ -203,7 +203,13 @@ enum {
     /* The section symbols of the constant banks follow the globals, and
      * .symtab's sh_info counts every symbol: the table is not re-sorted
      * after layout. ABI 2.1. */
-    CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST = 1u << 8
+    CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST = 1u << 8,
+    /* .debug_frame is linked entry by entry: the CIE and FDE of a function
+     * the output does not carry (removed as dead, or a weak copy that lost
+     * to an earlier one) are dropped, and every FDE's CIE pointer is the
+     * output offset of the CIE before it, whatever its relocation says.
+     * ABI 2.1. */
+    CULD_ARCH_F_FRAME_BY_ENTRY = 1u << 9
 };
 
 /* Program headers of an executable (non -r) output. */

@@ -46,6 +46,7 @@ culd_arch_info blackwell(uint32_t sm) {
     a.elf_abi = CULD_ELF_ABI_V8;
     a.elf_flags_low = culd::nvidia::kElfV8FlagsMercury;
     a.reserved_smem = 0x400;
+    a.reserved_smem_offset0 = 0x40;
     a.reloc_style = CULD_RELOC_STYLE_RELA_ONLY;
     return a;
 }

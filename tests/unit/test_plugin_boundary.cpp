@@ -425,6 +425,26 @@ TEST_CASE("arch record values reach the output", "[plugin-boundary]") {
         REQUIRE(none.outcome == "ok");
         CHECK(hopper.image != none.image);
     }
+    SECTION("reserved_smem_offset0") {
+        // The linker's own value for .nv.reservedSmem.offset0 (sm_100+ 0x40),
+        // whatever the inputs say (sm_90 inputs: 0).
+        auto offset0 = [](const LinkResult &r) {
+            ElfFile f = r.elf();
+            for (const ElfSymbol &s : f.symbols())
+                if (s.name == ".nv.reservedSmem.offset0")
+                    return s.value;
+            return UINT64_MAX;
+        };
+        MockDescriptor plain("sm90");
+        LinkResult hopper = link(plain, "sm_90", crossFile("sm_90"));
+        MockDescriptor mock("sm90");
+        mock.arch(90).reserved_smem_offset0 = 0x40;
+        LinkResult moved = link(mock, "sm_90", crossFile("sm_90"));
+        REQUIRE(hopper.outcome == "ok");
+        REQUIRE(moved.outcome == "ok");
+        CHECK(offset0(hopper) == 0);
+        CHECK(offset0(moved) == 0x40);
+    }
     SECTION("max_cbank_size") {
         MockDescriptor mock("sm70");
         mock.arch(80).max_cbank_size = 4;

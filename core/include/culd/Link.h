@@ -41,6 +41,8 @@ void createOutputSections(Context &ctx);   // OutputSections.cpp
 void checkRegisterLimits(Context &ctx);    // RegisterLimits.cpp
 void placeFunctionBanks(Context &ctx);     // FunctionBanks.cpp
 void layoutMemory(Context &ctx);           // Layout.cpp
+// Part of layoutMemory: the .nv.shared.reserved.<x> variables.
+void layOutReservedShared(Context &ctx);  // ReservedShared.cpp
 void processRelocations(Context &ctx);     // Relocations.cpp
 void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
 // Stops here if any error was reported. Then the file: section and symbol

@@ -59,6 +59,7 @@ public:
 
     // Memory.
     uint32_t reservedSharedMemory() const { return arch_.reserved_smem; }
+    uint32_t reservedSharedOffset0() const { return arch_.reserved_smem_offset0; }
     uint64_t maxConstantBankSize() const { return arch_.max_cbank_size; }
     uint32_t userConstantBank() const { return arch_.user_cbank; }
 

@@ -88,6 +88,9 @@ public:
         for (auto &[relocHeader, target] : file.relocSections) {
             if (!target || !target->isLive() || !target->out)
                 continue;
+            // Its place, should nothing be kept in it (RelocationPairs.cpp).
+            if (target->out->keepsRelocationSection)
+                ctx_.emptyRelocationSections.push_back({target->out, ctx_.keptRelocs.size()});
             bool rela = relocHeader->type == SHT_RELA;
             for (const ElfReloc &r : file.elf().relocations(*relocHeader))
                 scan(file, *relocHeader, *target, r, rela);
@@ -255,6 +258,7 @@ private:
 } // namespace
 
 void processRelocations(Context &ctx) {
+    markPairedRelocationSections(ctx);
     RelocationScanner scanner(ctx);
     for (auto &file : ctx.files)
         scanner.scanFile(*file);

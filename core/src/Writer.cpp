@@ -122,23 +122,36 @@ private:
 
     // One .rela<x> / .rel<x> per patched section, in the order the first
     // relocation for it was kept.
+    // Relocation sections are made in the order of what they hold; one
+    // written empty takes the place its input section had.
     void makeRelocationSections() {
         std::map<std::tuple<OutputSection *, bool, bool>, OutputSection *> bySection;
-        for (const RelocKeep &k : ctx_.keptRelocs) {
-            OutputSection *&rel = bySection[{k.target, k.rela, k.resolved}];
+        auto sectionFor = [&](OutputSection *target, bool rela, bool resolved) {
+            OutputSection *&rel = bySection[{target, rela, resolved}];
             if (!rel) {
-                std::string prefix = k.resolved ? ".nv.resolvedrela" : k.rela ? ".rela" : ".rel";
-                uint32_t type = k.resolved ? SHT_CUDA_RESOLVED_RELA : k.rela ? SHT_RELA : SHT_REL;
-                rel = ctx_.makeOutput(prefix + k.target->name, type, SHF_INFO_LINK);
+                std::string prefix = resolved ? ".nv.resolvedrela" : rela ? ".rela" : ".rel";
+                uint32_t type = resolved ? SHT_CUDA_RESOLVED_RELA : rela ? SHT_RELA : SHT_REL;
+                rel = ctx_.makeOutput(prefix + target->name, type, SHF_INFO_LINK);
                 rel->kind = SectionKind::Reloc;
                 rel->addralign = 8;
-                rel->entsize = k.rela || k.resolved ? 24 : 16;
+                rel->entsize = rela || resolved ? 24 : 16;
                 rel->linkToSymtab = true;
-                rel->infoSection = k.target;
+                rel->infoSection = target;
                 relocs_[rel];
             }
-            relocs_[rel].push_back(&k);
+            return rel;
+        };
+        const bool emptyAreRela = ctx_.target.relaOnly() || ctx_.opts.forceRela;
+        auto empty = ctx_.emptyRelocationSections.begin();
+        const auto emptyEnd = ctx_.emptyRelocationSections.end();
+        for (size_t i = 0; i < ctx_.keptRelocs.size(); ++i) {
+            for (; empty != emptyEnd && empty->position <= i; ++empty)
+                sectionFor(empty->target, emptyAreRela, false);
+            const RelocKeep &k = ctx_.keptRelocs[i];
+            relocs_[sectionFor(k.target, k.rela, k.resolved)].push_back(&k);
         }
+        for (; empty != emptyEnd; ++empty)
+            sectionFor(empty->target, emptyAreRela, false);
         for (auto &[rel, list] : relocs_) {
             std::vector<const RelocKeep *> entries = list;
             rel->build = [entries](OutputSection &self) {

@@ -44,6 +44,8 @@ void layoutMemory(Context &ctx);           // Layout.cpp
 // Part of layoutMemory: the .nv.shared.reserved.<x> variables.
 void layOutReservedShared(Context &ctx);  // ReservedShared.cpp
 void processRelocations(Context &ctx);     // Relocations.cpp
+// Part of processRelocations: the relocation sections written even empty.
+void markPairedRelocationSections(Context &ctx); // RelocationPairs.cpp
 void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
 // Stops here if any error was reported. Then the file: section and symbol
 // order, symbol table, relocation sections, and the ELF image laid out and

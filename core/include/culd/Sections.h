@@ -167,6 +167,9 @@ struct OutputSection {
     };
     std::vector<WindowEntry> windowContents;
     bool keepWhenEmpty = false;            // written even at size 0
+    // Its relocation section is written even when every relocation into it
+    // was applied (RelocationPairs.cpp).
+    bool keepsRelocationSection = false;
 
     // Set by the writer.
     uint32_t index = 0;

@@ -75,6 +75,9 @@ public:
     // of its family's Mercury shadow set. Without a classifier (families
     // with no Mercury set) only the generic SHF_CUDA_MERCURY flag does.
     bool isMercurySection(const ElfSection &section) const;
+    // What the plugin calls it (CULD_MERC_NONE when not Mercury; a section
+    // known only by the generic flag is DATA).
+    culd_mercury_kind mercuryKind(const ElfSection &section) const;
 
     // Attribute gating. True when the record stays in the output; a WARN
     // policy warns once per code, ERROR throws FatalError naming the input

@@ -647,6 +647,7 @@ void layoutMemory(Context &ctx) {
         return;
     }
     assignDataValues(ctx);
+    layOutReservedShared(ctx);
     SharedLayout(ctx).run();
     checkSharedLimits(ctx);
 }

@@ -159,6 +159,7 @@ void runLink(const Options &opts, const Plugin &plugin) {
     run("register-limits", ctx, checkRegisterLimits);
     if (Diagnostics::get().errorCount())
         throw ErrorsReported();
+    run("debug-frame", ctx, linkFramesByEntry);
     run("merge", ctx, createOutputSections);
     run("function-banks", ctx, placeFunctionBanks);
     run("layout", ctx, layoutMemory);

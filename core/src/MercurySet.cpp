@@ -20,6 +20,7 @@
 #include "culd/Link.h"
 
 #include <unordered_map>
+#include <unordered_set>
 
 namespace culd {
 
@@ -182,14 +183,43 @@ void makeAlias(Context &ctx, OutputSection &sass, InputSection &alias) {
         }
 }
 
+// The reserved shared memory is laid out per variable that won
+// (ReservedShared.cpp); its Mercury twin holds the shadows of the sections
+// that hold one (sm_110: one 0x80-byte copy however many inputs have it).
+std::unordered_set<const InputSection *> reservedSharedWinners(const Context &ctx) {
+    std::unordered_set<const InputSection *> winners;
+    auto add = [&](const Symbol *s) {
+        if (s && s->defined && !s->isSectionSymbol && s->section &&
+            s->section->kind == SectionKind::SharedReserved)
+            winners.insert(s->section);
+    };
+    for (const Symbol *s : ctx.symtab.globals())
+        add(s);
+    for (const auto &file : ctx.files)
+        for (const Symbol *s : file->symbols)
+            if (s && s->isLocal)
+                add(s);
+    return winners;
+}
+
 // Anything else is its twin's pieces' shadows, concatenated in the twin's
 // order, each at its own alignment.
 void makeConcatenation(Context &ctx, OutputSection &sass, InputSection &first) {
     OutputSection *out = makeShadowOutput(ctx, sass, first);
+    const bool perVariable = sass.kind == SectionKind::SharedReserved && !ctx.opts.relocatable;
+    std::unordered_set<const InputSection *> winners;
+    if (perVariable)
+        winners = reservedSharedWinners(ctx);
+    size_t lostCopies = 0;
     for (const SectionPiece &p : sass.pieces) {
         InputSection *shadow = p.input->shadow;
         if (!shadow || !shadow->isLive())
             continue;
+        if (perVariable && !winners.count(p.input)) {
+            shadow->live = false; // a copy that lost, dropped with its variable
+            ++lostCopies;
+            continue;
+        }
         uint64_t offset = alignTo(out->size, shadow->alignment());
         out->pieces.push_back({shadow, offset});
         out->size = offset + shadow->size();
@@ -197,6 +227,13 @@ void makeConcatenation(Context &ctx, OutputSection &sass, InputSection &first) {
         shadow->out = out;
         shadow->outOffset = offset;
     }
+    // With copies from several inputs nvlink rewrites the one it keeps (a
+    // word at 0x60 of sm_110's copy: 0x10d and 0x139 in, 0x187 out), which
+    // culd does not model.
+    if (lostCopies && !out->pieces.empty())
+        refuse(*out->pieces.front().input->file, out->name,
+               "the Mercury copy of reserved shared memory several inputs define, "
+               "which nvlink rewrites");
 }
 
 } // namespace

@@ -61,7 +61,7 @@ public:
         OutputSection *out = isPerFunction(in.kind) ? makeFor(in) : findOrMake(in);
         uint64_t offset = alignTo(out->size, in.alignment());
         out->pieces.push_back({&in, offset});
-        out->size = offset + in.size();
+        out->size = offset + in.linkedSize();
         if (in.alignment() > out->addralign)
             out->addralign = in.alignment();
         in.out = out;

@@ -88,16 +88,22 @@ public:
         for (auto &[relocHeader, target] : file.relocSections) {
             if (!target || !target->isLive() || !target->out)
                 continue;
+            // Its place, should nothing be kept in it: nvlink writes a
+            // function's SASS and Mercury relocation sections as a pair.
+            if (target->out->keepsRelocationSection)
+                ctx_.emptyRelocationSections.push_back({target->out, ctx_.keptRelocs.size()});
             bool rela = relocHeader->type == SHT_RELA;
             for (const ElfReloc &r : file.elf().relocations(*relocHeader))
                 scan(file, *relocHeader, *target, r, rela);
         }
     }
 
-    // The Mercury set's relocations, after every SASS one (nvlink's order
-    // of their output sections): decided as their SASS twins', with section
-    // symbols standing for the Mercury twins of their sections.
-    void scanMercuryFile(ObjectFile &file) {
+    // The Mercury set's relocations, decided as their SASS twins', with
+    // section symbols standing for the Mercury twins of their sections.
+    // Scanned first, into `kept`, so that the SASS scan knows which twins
+    // keep one; their sections follow every SASS one (nvlink's order).
+    void scanMercuryFile(ObjectFile &file, std::vector<RelocKeep> &kept) {
+        kept_ = &kept;
         for (auto &[relocHeader, target] : file.mercuryRelocSections) {
             if (!target || !target->isLive() || !target->out)
                 continue;
@@ -106,6 +112,7 @@ public:
                 scan(file, *relocHeader, *target, r, true);
             mercuryRela_ = nullptr;
         }
+        kept_ = &ctx_.keptRelocs;
     }
 
 private:
@@ -125,6 +132,12 @@ private:
                              " is not supported on " + ctx_.target.name());
         if (desc->resolver == CULD_RESOLVE_NONE || !sym)
             return;
+        // A section linked record by record: relocations of dropped records
+        // go with them, and the fields the linker fills itself take none.
+        std::optional<uint64_t> linked = target.linkedOffset(r.offset);
+        if (!linked || target.records.isSelfOffsetField(r.offset))
+            return;
+        const uint64_t offset = target.outOffset + *linked;
         // A section symbol of a section culd does not link (a note, a symbol
         // table) has nowhere to point: refuse rather than guess.
         if (sym->isSectionSymbol && !sym->section)
@@ -138,12 +151,12 @@ private:
         // (.nv.reservedSmem.*), which nvlink leaves for the driver.
         if (!sym->isLocal && isLinkerProvided(sym->name) && !sym->defined) {
             if (target.mercuryKind == CULD_MERC_CODE && isReservedSharedSymbol(sym->name))
-                keep(target, target.outOffset + r.offset, *desc, *sym, r.addend, rela, false);
+                keep(target, offset, *desc, *sym, r.addend, rela, false);
             return;
         }
         if (!sym->defined && sym->name == kPtxConst0Size) {
-            record(*target.out, target.outOffset + r.offset, *desc, *sym, CULD_TARGET_OTHER,
-                   r.addend, !rela, nullptr, ptxConst0Size_);
+            record(*target.out, offset, *desc, *sym, CULD_TARGET_OTHER, r.addend, !rela, nullptr,
+                   ptxConst0Size_);
             return;
         }
         // A weak definition that lost to an earlier one takes the relocations
@@ -158,12 +171,10 @@ private:
             return;
         // UNUSED_CLEAR types zero a field (a debug frame's address range)
         // only when the function it describes was removed.
-        bool dead = (sym->section && !sym->section->isLive()) ||
-                    (sym->isFunction() && sym->defined && !sym->live);
+        bool dead = isRemovedFromOutput(*sym);
         if (isClear(*desc)) {
             if (dead)
-                record(*target.out, target.outOffset + r.offset, *desc, *sym,
-                       CULD_TARGET_OTHER, 0, false);
+                record(*target.out, offset, *desc, *sym, CULD_TARGET_OTHER, 0, false);
             return;
         }
         if (dead)
@@ -185,7 +196,6 @@ private:
         culd_target_kind kind = targetKind(*sym);
         bool apply = desc->resolver == CULD_RESOLVE_LINKER ||
                      (desc->resolver == CULD_RESOLVE_EITHER && resolvedAtLinkTime(kind));
-        uint64_t offset = target.outOffset + r.offset;
         // A capsule (CULD_MERC_CODE) is not the linker's to patch: its
         // relocations address the code the finaliser expands it to, and
         // nvlink drops what it resolves there.
@@ -211,23 +221,6 @@ private:
     static bool describesFunctionsOneByOne(const InputSection &debug) {
         std::string_view name = debug.name();
         return name == ".debug_frame" || name == ".debug_line" || name == ".nv_debug_line_sass";
-    }
-
-    // `file` defines the global `sym` names, but an earlier file's
-    // definition won. For a function that is decided when the file was
-    // resolved: a weak copy that lost to an earlier one stays lost even when
-    // a later strong definition wins in the end.
-    static bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex,
-                                        const Symbol &sym) {
-        const ElfSymbol &es = file.elf().symbols()[symbolIndex];
-        if (sym.isLocal || !sym.defined || sym.file == &file || es.isUndefined())
-            return false;
-        if (es.type() == STT_FUNC) {
-            const InputSection *own = es.shndx < file.sections.size() ? file.sections[es.shndx]
-                                                                       : nullptr;
-            return own && own->lostToEarlier;
-        }
-        return sym.file->order() < file.order();
     }
 
     static bool isClear(const culd_reloc_desc &d) {
@@ -287,29 +280,37 @@ private:
         k.addend = addend;
         k.rela = rela || ctx_.target.relaOnly() || ctx_.opts.forceRela;
         k.mercuryRela = mercuryRela_;
+        // Its SASS twin's relocation section is then written, even empty
+        // (14-static-shared: a capsule's ABS32 to .nv.reservedSmem.cap).
+        if (mercuryRela_ && target.twin && target.twin->out)
+            target.twin->out->keepsRelocationSection = true;
         if (sym.isSectionSymbol) {
             k.symbolSection = placed(*sym.section).out;
             k.addend += static_cast<int64_t>(placed(*sym.section).outOffset);
         } else {
             k.symbol = &sym;
         }
-        ctx_.keptRelocs.push_back(k);
+        kept_->push_back(k);
     }
 
     Context &ctx_;
     const uint64_t ptxConst0Size_;
-    // The Mercury relocation section being scanned, if any.
+    // The Mercury relocation section being scanned, if any, and where kept
+    // relocations go.
     const ElfSection *mercuryRela_ = nullptr;
+    std::vector<RelocKeep> *kept_ = &ctx_.keptRelocs;
 };
 
 } // namespace
 
 void processRelocations(Context &ctx) {
     RelocationScanner scanner(ctx);
+    std::vector<RelocKeep> mercury;
+    for (auto &file : ctx.files)
+        scanner.scanMercuryFile(*file, mercury);
     for (auto &file : ctx.files)
         scanner.scanFile(*file);
-    for (auto &file : ctx.files)
-        scanner.scanMercuryFile(*file);
+    ctx.keptRelocs.insert(ctx.keptRelocs.end(), mercury.begin(), mercury.end());
 }
 
 } // namespace culd

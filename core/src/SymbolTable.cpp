@@ -69,6 +69,23 @@ bool isReservedSharedSymbol(std::string_view name) {
     return name.rfind(".nv.reservedSmem.", 0) == 0;
 }
 
+bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex, const Symbol &sym) {
+    const ElfSymbol &es = file.elf().symbols()[symbolIndex];
+    if (sym.isLocal || !sym.defined || sym.file == &file || es.isUndefined())
+        return false;
+    if (es.type() == STT_FUNC) {
+        const InputSection *own =
+            es.shndx < file.sections.size() ? file.sections[es.shndx] : nullptr;
+        return own && own->lostToEarlier;
+    }
+    return sym.file->order() < file.order();
+}
+
+bool isRemovedFromOutput(const Symbol &sym) {
+    return (sym.section && !sym.section->isLive()) ||
+           (sym.isFunction() && sym.defined && !sym.live);
+}
+
 namespace {
 
 // Per-function sections name their .text section through sh_info.
@@ -259,6 +276,8 @@ private:
 
     void replace(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
         discard(s.section);
+        if (section && section->kind == SectionKind::Text)
+            section->replacedEarlier = true;
         bool addressTaken = s.other & 0x08;
         fill(s, es, file, section);
         if (addressTaken)

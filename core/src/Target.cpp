@@ -26,19 +26,18 @@ bool Target::acceptsInputSm(uint32_t inputSm) const {
 }
 
 bool Target::isMercurySection(const ElfSection &s) const {
-    if (desc_.classify_mercury_section) {
-        std::string name(s.name);
-        if (desc_.classify_mercury_section(name.c_str(), s.type, s.flags) != CULD_MERC_NONE)
-            return true;
-    }
-    return (s.flags & elf::SHF_CUDA_MERCURY) != 0;
+    return mercuryKind(s) != CULD_MERC_NONE;
 }
 
-uint32_t Target::mercuryKind(const ElfSection &s) const {
-    if (!desc_.classify_mercury_section)
-        return CULD_MERC_DATA;
-    std::string name(s.name);
-    return desc_.classify_mercury_section(name.c_str(), s.type, s.flags);
+culd_mercury_kind Target::mercuryKind(const ElfSection &s) const {
+    if (desc_.classify_mercury_section) {
+        std::string name(s.name);
+        auto kind = static_cast<culd_mercury_kind>(
+            desc_.classify_mercury_section(name.c_str(), s.type, s.flags));
+        if (kind != CULD_MERC_NONE)
+            return kind;
+    }
+    return (s.flags & elf::SHF_CUDA_MERCURY) ? CULD_MERC_DATA : CULD_MERC_NONE;
 }
 
 bool Target::linksMercurySet() const {

@@ -158,35 +158,49 @@ private:
 
     // One .rela<x> / .rel<x> per patched section, in the order the first
     // relocation for it was kept.
+    // Relocation sections are made in the order of what they hold; one
+    // written empty takes the place its input section had.
     void makeRelocationSections() {
         std::map<std::tuple<OutputSection *, bool, bool>, OutputSection *> bySection;
-        for (const RelocKeep &k : ctx_.keptRelocs) {
-            OutputSection *&rel = bySection[{k.target, k.rela, k.resolved}];
-            if (!rel && k.mercuryRela) {
+        auto sectionFor = [&](OutputSection *target, bool rela, bool resolved,
+                              const ElfSection *mercuryRela) {
+            OutputSection *&rel = bySection[{target, rela, resolved}];
+            if (!rel && mercuryRela) {
                 // A Mercury relocation section as its input: name, type, flags.
-                rel = ctx_.makeOutput(std::string(k.mercuryRela->name), k.mercuryRela->type,
-                                      k.mercuryRela->flags);
+                rel = ctx_.makeOutput(std::string(mercuryRela->name), mercuryRela->type,
+                                      mercuryRela->flags);
                 rel->kind = SectionKind::Mercury;
                 rel->mercuryKind = CULD_MERC_RELA;
                 rel->linkToMercurySymtab = true;
                 rel->addralign = 8;
                 rel->entsize = 24;
-                rel->infoSection = k.target;
+                rel->infoSection = target;
                 relocs_[rel];
             }
             if (!rel) {
-                std::string prefix = k.resolved ? ".nv.resolvedrela" : k.rela ? ".rela" : ".rel";
-                uint32_t type = k.resolved ? SHT_CUDA_RESOLVED_RELA : k.rela ? SHT_RELA : SHT_REL;
-                rel = ctx_.makeOutput(prefix + k.target->name, type, SHF_INFO_LINK);
+                std::string prefix = resolved ? ".nv.resolvedrela" : rela ? ".rela" : ".rel";
+                uint32_t type = resolved ? SHT_CUDA_RESOLVED_RELA : rela ? SHT_RELA : SHT_REL;
+                rel = ctx_.makeOutput(prefix + target->name, type, SHF_INFO_LINK);
                 rel->kind = SectionKind::Reloc;
                 rel->addralign = 8;
-                rel->entsize = k.rela || k.resolved ? 24 : 16;
+                rel->entsize = rela || resolved ? 24 : 16;
                 rel->linkToSymtab = true;
-                rel->infoSection = k.target;
+                rel->infoSection = target;
                 relocs_[rel];
             }
-            relocs_[rel].push_back(&k);
+            return rel;
+        };
+        const bool emptyAreRela = ctx_.target.relaOnly() || ctx_.opts.forceRela;
+        auto empty = ctx_.emptyRelocationSections.begin();
+        const auto emptyEnd = ctx_.emptyRelocationSections.end();
+        for (size_t i = 0; i < ctx_.keptRelocs.size(); ++i) {
+            for (; empty != emptyEnd && empty->position <= i; ++empty)
+                sectionFor(empty->target, emptyAreRela, false, nullptr);
+            const RelocKeep &k = ctx_.keptRelocs[i];
+            relocs_[sectionFor(k.target, k.rela, k.resolved, k.mercuryRela)].push_back(&k);
         }
+        for (; empty != emptyEnd; ++empty)
+            sectionFor(empty->target, emptyAreRela, false, nullptr);
         for (auto &[rel, list] : relocs_) {
             std::vector<const RelocKeep *> entries = list;
             rel->build = [entries](OutputSection &self) {
@@ -347,12 +361,12 @@ private:
             if (s && placed.insert(s).second)
                 list.push_back(s);
         };
-        // Where the plugin says so, constant banks get their section symbols
-        // only after the globals (nvlink makes them at layout and does not
-        // re-sort the table).
+        // Where the plugin says so, the kernels' constant banks get their
+        // section symbols only after the globals (nvlink makes them at
+        // layout and does not re-sort the table; a module bank such as
+        // .nv.constant3 stays among the locals).
         auto late = [&](const OutputSection *s) {
-            return ctx_.target.lateSectionSymbolsLast() &&
-                   (s->kind == SectionKind::ConstantBank || s->kind == SectionKind::ConstantEntry);
+            return ctx_.target.lateSectionSymbolsLast() && s->kind == SectionKind::ConstantEntry;
         };
         for (OutputSection *s : sections_)
             if (s->kind == SectionKind::Note)
@@ -464,8 +478,16 @@ private:
         if (linkerMade)
             e.value = in ? in->value : 0;
         else if (twin && !twin->aliasOf && in && s.section && s.section->shadow)
-            e.value = in->value + s.section->shadow->outOffset;
+            e.value = laidOutPerVariable(*s.section) ? s.section->shadow->outOffset
+                                                     : in->value + s.section->shadow->outOffset;
         return e;
+    }
+
+    // The reserved shared memory's variables are placed one by one, not by
+    // their input values (ReservedShared.cpp); in the Mercury twin each
+    // sits at the start of its section's copy (sm_110, measured).
+    bool laidOutPerVariable(const InputSection &section) const {
+        return section.kind == SectionKind::SharedReserved && !ctx_.opts.relocatable;
     }
 
     static const ElfSymbol *mercuryInput(const Symbol &s) {
@@ -569,9 +591,10 @@ private:
     //  * CULD_PHDR_CODE_DATA (sm_50..sm_90): PHDR, LOAD R+X over constant
     //    banks and code, LOAD R+W over the data windows (when any), LOAD R+X
     //    over the program header table again;
-    //  * CULD_PHDR_SPLIT (sm_100+): PHDR and its LOAD (R), LOAD R+X over the
-    //    code, LOAD R+W over the data windows, LOAD R over the constant banks
-    //    (each when there is something to cover).
+    //  * CULD_PHDR_SPLIT (sm_100+): PHDR and its LOAD (R), LOAD R over the
+    //    module constant banks, LOAD R+X over the code, LOAD R+W over the
+    //    data windows, LOAD R over the kernels' constant banks (each when
+    //    there is something to cover).
     std::vector<OutputProgramHeader> programHeaders() const {
         const uint32_t layout = ctx_.target.programHeaderLayout();
         if (ctx_.opts.relocatable || layout == CULD_PHDR_NONE)
@@ -608,9 +631,12 @@ private:
                            SectionKind::SharedEntry,  SectionKind::SharedGlobal,
                            SectionKind::SharedReserved, SectionKind::Local};
         if (split) {
+            // Module constant banks (.nv.constant3 and its Mercury alias) get
+            // their own segment before the code; the kernels' banks close.
+            segment({SectionKind::ConstantBank}, PF_R);
             segment({SectionKind::Text}, PF_R | PF_X);
             segment(data, PF_R | PF_W);
-            segment({SectionKind::ConstantBank, SectionKind::ConstantEntry}, PF_R);
+            segment({SectionKind::ConstantEntry}, PF_R);
             return out;
         }
         segment({SectionKind::ConstantBank, SectionKind::ConstantEntry, SectionKind::Text},
@@ -718,12 +744,29 @@ private:
     }
 
     void fill(OutputSection &s, uint8_t *dst) {
-        for (const SectionPiece &p : s.pieces)
-            if (!p.input->bytes().empty())
+        for (const SectionPiece &p : s.pieces) {
+            if (p.input->records.active)
+                fillRecords(*p.input, dst + p.offset, p.offset);
+            else if (!p.input->bytes().empty())
                 std::memcpy(dst + p.offset, p.input->bytes().data, p.input->bytes().size);
+        }
         if (!s.applies.empty())
             applyRelocations(ctx_.target.plugin(), ctx_.target.sm(), s.name, s.type, s.flags, dst,
                              s.size, s.applies);
+    }
+
+    // The kept records of a section linked record by record, then the
+    // section offsets the linker writes into them (little-endian).
+    static void fillRecords(const InputSection &in, uint8_t *dst, uint64_t pieceOffset) {
+        const RecordLayout &layout = in.records;
+        for (const RecordLayout::Range &r : layout.kept)
+            std::memcpy(dst + r.linked, in.bytes().data + r.begin, r.end - r.begin);
+        for (const RecordLayout::SelfOffset &f : layout.selfOffsets) {
+            uint64_t value = pieceOffset + *layout.linkedOffset(f.target);
+            uint8_t *field = dst + *layout.linkedOffset(f.field);
+            for (unsigned i = 0; i < f.width; ++i)
+                field[i] = static_cast<uint8_t>(value >> (8 * i));
+        }
     }
 
     Context &ctx_;

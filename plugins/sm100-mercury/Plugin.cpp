@@ -35,17 +35,20 @@ culd_arch_info blackwell(uint32_t sm) {
     a.variants = CULD_VARIANT_A | CULD_VARIANT_F;
     // nvlink 13.0's Mercury-mode writer: the symbols it defines typed
     // STT_CUDA_OBJECT, the symbol table not re-sorted after layout, its own
-    // program-header split (code, data, constant banks), and no
-    // .nv.resolvedrela sections under --preserve-relocs.
+    // program-header split (code, data, constant banks), .debug_frame
+    // rebuilt entry by entry, and no .nv.resolvedrela sections under
+    // --preserve-relocs.
     a.flags = CULD_ARCH_F_MERCURY | CULD_ARCH_F_CONST0_AFTER_DATA | CULD_ARCH_F_COMPAT |
               CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL | CULD_ARCH_F_LINKER_SYMBOLS_CUDA_OBJECT |
-              CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST | CULD_ARCH_F_NO_RESOLVED_RELOCS;
+              CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST | CULD_ARCH_F_FRAME_BY_ENTRY |
+              CULD_ARCH_F_NO_RESOLVED_RELOCS;
     a.phdr_layout = CULD_PHDR_SPLIT;
     a.num_info_tail_codes = sizeof kInfoTailCodes / sizeof kInfoTailCodes[0];
     a.info_tail_codes = kInfoTailCodes;
     a.elf_abi = CULD_ELF_ABI_V8;
     a.elf_flags_low = culd::nvidia::kElfV8FlagsMercury;
     a.reserved_smem = 0x400;
+    a.reserved_smem_offset0 = 0x40;
     a.reloc_style = CULD_RELOC_STYLE_RELA_ONLY;
     return a;
 }

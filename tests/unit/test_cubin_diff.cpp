@@ -528,3 +528,31 @@ TEST_CASE("cubin diff: EXTERNS members compare as a set by name", "[cubindiff]")
         CHECK(r.verdict == CubinDiffVerdict::Different);
     }
 }
+
+// A capsule's first word is the output index of its function's .text: it is
+// compared by the section it names (two linkers may number sections
+// differently), so naming another section is a difference, and the rest of
+// the capsule is still compared byte for byte.
+TEST_CASE("cubin diff: a capsule's first word is compared by the section it names",
+          "[cubindiff]") {
+    std::vector<uint8_t> bytes = readFile(kCase + "sm_100/nvlink.cubin"), copy = bytes;
+    ElfFile f = parse(bytes, "A");
+    const ElfSection &capsule = sectionNamed(f, ".nv.capmerc.text._Z5scalefi");
+    const uint32_t apply = sectionNamed(f, ".text._Z5applyPfPKfi").index;
+    CHECK(diffBytes(bytes, copy).verdict == CubinDiffVerdict::Identical);
+
+    SECTION("another section") {
+        std::memcpy(copy.data() + capsule.offset, &apply, 4);
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Section, "capsule names section"));
+    }
+    SECTION("a byte after the first word") {
+        copy[capsule.offset + 8] ^= 0x01;
+        CubinDiffResult r = diffBytes(bytes, copy);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Section, "section '.nv.capmerc.text._Z5scalefi': content differs"));
+    }
+}

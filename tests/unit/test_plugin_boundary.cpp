@@ -4,6 +4,7 @@
 // and the output or the outcome changes.
 #include "LinkUtil.h"
 
+#include "culd/DebugFrame.h"
 #include "culd/Elf.h"
 #include "culd/NvInfo.h"
 
@@ -279,6 +280,42 @@ TEST_CASE("arch flags reach the output", "[plugin-boundary]") {
         CHECK(std::string(b.section(b.symbols().back().shndx).name)
                   .rfind(".nv.constant0.", 0) == 0);
     }
+    SECTION("FRAME_BY_ENTRY") {
+        // f_unused_top (top.cu) is removed as dead: concatenated, its frame
+        // entry stays; linked entry by entry, its CIE and FDE go, and every
+        // FDE points at the CIE before it.
+        std::vector<fs::path> in;
+        for (const char *f : {"kernels.cubin", "leaf.cubin", "mid.cubin", "top.cubin"})
+            in.push_back(fixture("32-large-callgraph", "sm_90", f));
+        MockDescriptor plain("sm90");
+        LinkResult whole = link(plain, "sm_90", in);
+        MockDescriptor mock("sm90");
+        mock.arch(90).flags |= CULD_ARCH_F_FRAME_BY_ENTRY;
+        LinkResult byEntry = link(mock, "sm_90", in);
+        REQUIRE(whole.outcome == "ok");
+        REQUIRE(byEntry.outcome == "ok");
+        auto entriesOf = [](const LinkResult &r) {
+            const ElfSection *frame = r.section(".debug_frame");
+            REQUIRE(frame);
+            std::vector<uint8_t> bytes(frame->data.begin(), frame->data.end());
+            std::vector<FrameEntry> entries =
+                parseFrameEntries(ByteView{bytes.data(), bytes.size()}, "out");
+            return std::make_pair(bytes, entries);
+        };
+        auto [wholeBytes, wholeEntries] = entriesOf(whole);
+        auto [bytes, entries] = entriesOf(byEntry);
+        CHECK(entries.size() + 2 == wholeEntries.size());
+        uint64_t cie = UINT64_MAX;
+        for (const FrameEntry &e : entries) {
+            if (e.isCie) {
+                cie = e.begin;
+                continue;
+            }
+            uint64_t pointer = 0;
+            std::memcpy(&pointer, bytes.data() + e.ciePointerField, 8);
+            CHECK(pointer == cie);
+        }
+    }
     SECTION("CONST0_AFTER_DATA") {
         std::vector<fs::path> in = {fixture("14-static-shared", "sm_80", "main.cubin"),
                                     fixture("14-static-shared", "sm_80", "sum.cubin")};
@@ -400,6 +437,26 @@ TEST_CASE("arch record values reach the output", "[plugin-boundary]") {
         REQUIRE(hopper.outcome == "ok");
         REQUIRE(none.outcome == "ok");
         CHECK(hopper.image != none.image);
+    }
+    SECTION("reserved_smem_offset0") {
+        // The linker's own value for .nv.reservedSmem.offset0 (sm_100+ 0x40),
+        // whatever the inputs say (sm_90 inputs: 0).
+        auto offset0 = [](const LinkResult &r) {
+            ElfFile f = r.elf();
+            for (const ElfSymbol &s : f.symbols())
+                if (s.name == ".nv.reservedSmem.offset0")
+                    return s.value;
+            return UINT64_MAX;
+        };
+        MockDescriptor plain("sm90");
+        LinkResult hopper = link(plain, "sm_90", crossFile("sm_90"));
+        MockDescriptor mock("sm90");
+        mock.arch(90).reserved_smem_offset0 = 0x40;
+        LinkResult moved = link(mock, "sm_90", crossFile("sm_90"));
+        REQUIRE(hopper.outcome == "ok");
+        REQUIRE(moved.outcome == "ok");
+        CHECK(offset0(hopper) == 0);
+        CHECK(offset0(moved) == 0x40);
     }
     SECTION("max_cbank_size") {
         MockDescriptor mock("sm70");

@@ -58,6 +58,14 @@ struct Context {
 
     // Relocations left for the driver, in input order.
     std::vector<RelocKeep> keptRelocs;
+    // Relocation sections written although nothing is left in them
+    // (Relocations.cpp), each with its place in that order: the number
+    // of keptRelocs before it.
+    struct EmptyRelocationSection {
+        OutputSection *target = nullptr;
+        size_t position = 0;
+    };
+    std::vector<EmptyRelocationSection> emptyRelocationSections;
 
     // Host objects read (in link order): their module ids go to
     // --register-link-binaries, their host-reference lists to dead-code

@@ -36,13 +36,18 @@ void markLive(Context &ctx);               // MarkLive.cpp
 void reportUndefined(Context &ctx);        // SymbolTable.cpp
 void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
 void warnUnboundedStacks(Context &ctx);    // CallGraphAnalysis.cpp (recursion: stack unknown)
+// Targets that rebuild .debug_frame: which of its entries each input keeps.
+void linkFramesByEntry(Context &ctx);     // DebugFrame.cpp
 void createOutputSections(Context &ctx);   // OutputSections.cpp
 void checkRegisterLimits(Context &ctx);    // RegisterLimits.cpp
 void placeFunctionBanks(Context &ctx);     // FunctionBanks.cpp
 void layoutMemory(Context &ctx);           // Layout.cpp
 void createMercurySections(Context &ctx);  // MercurySet.cpp (sm_100+ shadow set)
 void pairMercurySections(Context &ctx, ObjectFile &file); // MercurySet.cpp (read time)
+// Part of layoutMemory: the .nv.shared.reserved.<x> variables.
+void layOutReservedShared(Context &ctx);  // ReservedShared.cpp
 void processRelocations(Context &ctx);     // Relocations.cpp
+// Part of processRelocations: the relocation sections written even empty.
 void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
 // Stops here if any error was reported. Then the file: section and symbol
 // order, symbol table, relocation sections, and the ELF image laid out and

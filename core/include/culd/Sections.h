@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,31 @@ enum class SectionKind : uint8_t {
 
 const char *sectionKindName(SectionKind kind);
 
+// An input section linked record by record instead of whole (DebugFrame.cpp:
+// `.debug_frame` where the target rebuilds it): which byte ranges reach the
+// output and where, and the fields the linker fills itself.
+struct RecordLayout {
+    // Input bytes [begin, end) land at `linked` from the start of the piece.
+    struct Range {
+        uint64_t begin = 0, end = 0, linked = 0;
+    };
+    // A `width`-byte field at input offset `field` that gets the output
+    // section offset of the input byte `target` (a frame entry's CIE
+    // pointer); whatever relocation the input has there is not applied.
+    struct SelfOffset {
+        uint64_t field = 0, target = 0;
+        uint8_t width = 8;
+    };
+    bool active = false;
+    std::vector<Range> kept; // sorted, disjoint
+    std::vector<SelfOffset> selfOffsets; // sorted by field
+    uint64_t linkedSize = 0;
+
+    // Where an input offset went (nullopt: dropped with its record).
+    std::optional<uint64_t> linkedOffset(uint64_t inputOffset) const;
+    bool isSelfOffsetField(uint64_t inputOffset) const;
+};
+
 struct InputSection {
     ObjectFile *file = nullptr;
     const ElfSection *header = nullptr;
@@ -61,6 +87,9 @@ struct InputSection {
     // Code of a definition that lost to an earlier one at resolution (a
     // later winner does not change that).
     bool lostToEarlier = false;
+    // Code of a definition that replaced an earlier one at resolution (a
+    // weak copy read before it).
+    bool replacedEarlier = false;
     // False when dead-code elimination found no root reaching it, also in a
     // debug link, which keeps such code but still excuses its undefined
     // references.
@@ -78,6 +107,8 @@ struct InputSection {
     // nvlink keeps their bytes but drops the relocations inside them (not
     // when the winner was strong).
     std::vector<std::pair<uint64_t, uint64_t>> supersededData;
+    // Set when only some of its records are linked (see RecordLayout).
+    RecordLayout records;
 
     // A per-function section lives and dies with its function's code.
     bool isLive() const { return live && (!text || text->live); }
@@ -95,6 +126,11 @@ struct InputSection {
     std::string_view name() const { return header->name; }
     ByteView bytes() const { return header->data; }
     uint64_t size() const { return header->size; }
+    // What reaches the output: size() unless linked record by record.
+    uint64_t linkedSize() const { return records.active ? records.linkedSize : size(); }
+    std::optional<uint64_t> linkedOffset(uint64_t inputOffset) const {
+        return records.active ? records.linkedOffset(inputOffset) : inputOffset;
+    }
     uint64_t alignment() const { return header->addralign ? header->addralign : 1; }
 };
 
@@ -147,6 +183,9 @@ struct OutputSection {
     OutputSection *aliasOf = nullptr;
     uint8_t mercuryKind = 0;
     bool linkToMercurySymtab = false;
+    // Its relocation section is written even when every relocation into it
+    // was applied: its Mercury twin keeps one (Relocations.cpp).
+    bool keepsRelocationSection = false;
 
     // Set by the writer.
     uint32_t index = 0;

@@ -129,5 +129,16 @@ bool isLinkerProvided(std::string_view name);
 // The linker's symbols for the reserved shared memory (.nv.reservedSmem.*).
 bool isReservedSharedSymbol(std::string_view name);
 
+// `file` names the global `sym` with its .symtab entry `symbolIndex`: whether
+// its own definition there lost to an earlier file's. For a function that
+// is decided when the file was resolved: a weak copy that lost to an
+// earlier one stays lost even when a later strong definition wins in the
+// end.
+bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex, const Symbol &sym);
+
+// Whether what `sym` names is not in the output: a function removed as
+// dead, or anything whose section was dropped.
+bool isRemovedFromOutput(const Symbol &sym);
+
 
 } // namespace culd

@@ -52,6 +52,7 @@ public:
     bool lateSectionSymbolsLast() const {
         return arch_.flags & CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST;
     }
+    bool linksFrameByEntry() const { return arch_.flags & CULD_ARCH_F_FRAME_BY_ENTRY; }
     // Whether .nv.info.<f> records of this code follow the reversed others.
     bool isInfoTailCode(uint32_t code) const;
     bool elfAbiV7() const { return arch_.elf_abi == CULD_ELF_ABI_V7; }
@@ -59,6 +60,7 @@ public:
 
     // Memory.
     uint32_t reservedSharedMemory() const { return arch_.reserved_smem; }
+    uint32_t reservedSharedOffset0() const { return arch_.reserved_smem_offset0; }
     uint64_t maxConstantBankSize() const { return arch_.max_cbank_size; }
     uint32_t userConstantBank() const { return arch_.user_cbank; }
 
@@ -74,9 +76,9 @@ public:
     // of its family's Mercury shadow set. Without a classifier (families
     // with no Mercury set) only the generic SHF_CUDA_MERCURY flag does.
     bool isMercurySection(const ElfSection &section) const;
-    // The plugin's culd_mercury_kind of a Mercury section (CULD_MERC_DATA
-    // where it has no classifier).
-    uint32_t mercuryKind(const ElfSection &section) const;
+    // What the plugin calls it (CULD_MERC_NONE when not Mercury; a section
+    // known only by the generic flag is DATA).
+    culd_mercury_kind mercuryKind(const ElfSection &section) const;
     // Whether the plugin pairs Mercury sections with their SASS twins, so
     // that the core can link the shadow set (ABI 2.2 mercury_twin).
     bool linksMercurySet() const;

@@ -204,9 +204,15 @@ enum {
      * .symtab's sh_info counts every symbol: the table is not re-sorted
      * after layout. ABI 2.1. */
     CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST = 1u << 8,
+    /* .debug_frame is linked entry by entry: the CIE and FDE of a function
+     * the output does not carry (removed as dead, or a weak copy that lost
+     * to an earlier one) are dropped, and every FDE's CIE pointer is the
+     * output offset of the CIE before it, whatever its relocation says.
+     * ABI 2.2. */
+    CULD_ARCH_F_FRAME_BY_ENTRY = 1u << 9,
     /* --preserve-relocs writes no .nv.resolvedrela<x> sections (nvlink's
      * output is then the plain link's). ABI 2.2. */
-    CULD_ARCH_F_NO_RESOLVED_RELOCS = 1u << 9
+    CULD_ARCH_F_NO_RESOLVED_RELOCS = 1u << 10
 };
 
 /* Program headers of an executable (non -r) output. */
@@ -249,6 +255,10 @@ typedef struct culd_arch_info {
      * order. */
     uint32_t num_info_tail_codes;
     const uint32_t *info_tail_codes;
+    /* ABI 2.1: where the reserved shared memory's own variables start, the
+     * value of `.nv.reservedSmem.offset0` (0x40 on sm_100+, 0 on sm_90).
+     * The .nv.shared.reserved.<x> sections are laid out from there. */
+    uint32_t reserved_smem_offset0;
 } culd_arch_info;
 
 /* ------------------------------------------------------------------------- */

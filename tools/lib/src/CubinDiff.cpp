@@ -174,7 +174,8 @@ enum class ContentRule {
     Compat,      // .nv.compat: records in order
     Callgraph,   // pairs of names per group, as a multiset
     Prototype,   // symbol -> prototype string, as a multiset
-    ToolkitInfo  // tool records except the linker's own
+    ToolkitInfo, // tool records except the linker's own
+    Capsule      // Mercury capsule: bytes, but its first word by the section it names
 };
 
 ContentRule contentRule(const ElfSection &s) {
@@ -198,6 +199,8 @@ ContentRule contentRule(const ElfSection &s) {
         return ContentRule::Callgraph;
     case elf::SHT_CUDA_PROTOTYPE:
         return ContentRule::Prototype;
+    case elf::SHT_CUDA_CAPMERC_TEXT:
+        return ContentRule::Capsule;
     default:
         break;
     }
@@ -645,7 +648,28 @@ private:
                                   false);
         case ContentRule::ToolkitInfo:
             return compareRecords(decodeToolkitInfo(a_, sa), decodeToolkitInfo(b_, sb), subject, true);
+        case ContentRule::Capsule:
+            return compareCapsules(sa, sb, subject);
         }
+    }
+
+    // A capsule's first word is the section index of its function's .text
+    // (nvlink writes the output's): like sh_link and sh_info it is compared
+    // by the section it names, since the two linkers may number sections
+    // differently (their .text order); the rest byte for byte.
+    void compareCapsules(const ElfSection &sa, const ElfSection &sb, const std::string &subject) {
+        if (sa.data.size < 4 || sb.data.size < 4)
+            return compareBytes(sa, sb, subject);
+        uint32_t ia, ib;
+        std::memcpy(&ia, sa.data.data, 4);
+        std::memcpy(&ib, sb.data.data, 4);
+        std::string na = a_.sectionRef(ia), nb = b_.sectionRef(ib);
+        if (na != nb)
+            add(DiffKind::Section, subject, "capsule names section " + na + " vs " + nb);
+        ElfSection ta = sa, tb = sb;
+        ta.data = ByteView{sa.data.data + 4, sa.data.size - 4};
+        tb.data = ByteView{sb.data.data + 4, sb.data.size - 4};
+        compareBytes(ta, tb, subject);
     }
 
     void compareBytes(const ElfSection &sa, const ElfSection &sb, const std::string &subject) {

@@ -1,0 +1,28 @@
+// .debug_frame entries (DWARF call frame information), as far as the linker
+// needs them: where each CIE and FDE starts and ends, and where an FDE keeps
+// its CIE pointer and its function's address.
+#pragma once
+
+#include "culd/ElfFile.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace culd {
+
+struct FrameEntry {
+    uint64_t begin = 0, end = 0; // [begin, end) in the section
+    bool isCie = false;
+    uint8_t offsetWidth = 8;     // 8: 64-bit DWARF, 4: 32-bit
+    // FDE only: the CIE pointer field and the initial location field.
+    uint64_t ciePointerField = 0;
+    uint64_t locationField = 0;
+};
+
+// Splits a .debug_frame section into its entries, in order. A zero length
+// (a terminator) is an entry of its own. Throws FatalError naming `where`
+// when an entry runs past the end.
+std::vector<FrameEntry> parseFrameEntries(ByteView bytes, const std::string &where);
+
+} // namespace culd

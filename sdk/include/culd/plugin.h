@@ -255,7 +255,7 @@ typedef struct culd_arch_info {
      * order. */
     uint32_t num_info_tail_codes;
     const uint32_t *info_tail_codes;
-    /* ABI 2.1: where the reserved shared memory's own variables start, the
+    /* ABI 2.2: where the reserved shared memory's own variables start, the
      * value of `.nv.reservedSmem.offset0` (0x40 on sm_100+, 0 on sm_90).
      * The .nv.shared.reserved.<x> sections are laid out from there. */
     uint32_t reserved_smem_offset0;

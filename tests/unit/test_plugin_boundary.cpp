@@ -133,6 +133,22 @@ LinkResult link(MockDescriptor &mock, const std::string &arch, std::vector<fs::p
     return r;
 }
 
+std::vector<fs::path> crossFile(const std::string &arch);
+
+// 02-cross-file-call linked for sm_<sm> by a copy of `real`, as it is and
+// with `flags` added to the arch record; both links must succeed.
+std::pair<LinkResult, LinkResult> linkWithFlags(const std::string &real, uint32_t sm,
+                                                uint32_t flags, std::vector<std::string> extra) {
+    const std::string arch = "sm_" + std::to_string(sm);
+    MockDescriptor plain(real), mock(real);
+    mock.arch(sm).flags |= flags;
+    std::pair<LinkResult, LinkResult> r{link(plain, arch, crossFile(arch), extra),
+                                        link(mock, arch, crossFile(arch), extra)};
+    REQUIRE(r.first.outcome == "ok");
+    REQUIRE(r.second.outcome == "ok");
+    return r;
+}
+
 std::vector<fs::path> crossFile(const std::string &arch) {
     return {fixture("02-cross-file-call", arch, "main.cubin"),
             fixture("02-cross-file-call", arch, "lib.cubin")};
@@ -227,23 +243,13 @@ TEST_CASE("arch flags reach the output", "[plugin-boundary]") {
         CHECK(relocAfter.elf().header().phentsize == 0);
     }
     SECTION("PRESERVE_RELOCS_PARTIAL") {
-        MockDescriptor plain("sm70");
-        LinkResult quiet = link(plain, "sm_80", crossFile("sm_80"), {"--preserve-relocs"});
-        MockDescriptor mock("sm70");
-        mock.arch(80).flags |= CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL;
-        LinkResult warned = link(mock, "sm_80", crossFile("sm_80"), {"--preserve-relocs"});
-        REQUIRE(quiet.outcome == "ok");
-        REQUIRE(warned.outcome == "ok");
+        auto [quiet, warned] = linkWithFlags("sm70", 80, CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL,
+                                             {"--preserve-relocs"});
         CHECK(warned.warnings == quiet.warnings + 1);
     }
     SECTION("NO_RESOLVED_RELOCS") {
-        MockDescriptor plain("sm90");
-        LinkResult kept = link(plain, "sm_90", crossFile("sm_90"), {"--preserve-relocs"});
-        MockDescriptor mock("sm90");
-        mock.arch(90).flags |= CULD_ARCH_F_NO_RESOLVED_RELOCS;
-        LinkResult none = link(mock, "sm_90", crossFile("sm_90"), {"--preserve-relocs"});
-        REQUIRE(kept.outcome == "ok");
-        REQUIRE(none.outcome == "ok");
+        auto [kept, none] =
+            linkWithFlags("sm90", 90, CULD_ARCH_F_NO_RESOLVED_RELOCS, {"--preserve-relocs"});
         CHECK(kept.hasSectionStartingWith(".nv.resolvedrela"));
         CHECK_FALSE(none.hasSectionStartingWith(".nv.resolvedrela"));
     }

@@ -71,7 +71,7 @@ SectionKind classifySection(const ElfSection &s, uint32_t *bank) {
         s.type == SHT_SYMTAB_SHNDX || s.type == SHT_NOTE)
         return SectionKind::Ignored;
     // Mercury shadow sections by their flag; the link asks the target's
-    // plugin first (Target::isMercurySection), which knows them by name too.
+    // plugin first (Target::mercuryKind), which knows them by name too.
     if (s.flags & SHF_CUDA_MERCURY)
         return SectionKind::Mercury;
     if (s.type == SHT_REL || s.type == SHT_RELA)

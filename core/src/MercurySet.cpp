@@ -20,7 +20,6 @@
 #include "culd/Link.h"
 
 #include <unordered_map>
-#include <unordered_set>
 
 namespace culd {
 
@@ -90,7 +89,6 @@ public:
 
 private:
     void pair(InputSection &s) {
-        s.mercuryKind = static_cast<uint8_t>(ctx_.target.mercuryKind(*s.header));
         switch (s.mercuryKind) {
         case CULD_MERC_SYMTAB:
             if (file_.mercurySymtab)
@@ -183,33 +181,18 @@ void makeAlias(Context &ctx, OutputSection &sass, InputSection &alias) {
         }
 }
 
-// The reserved shared memory is laid out per variable that won
-// (ReservedShared.cpp); its Mercury twin holds the shadows of the sections
-// that hold one (sm_110: one 0x80-byte copy however many inputs have it).
-std::unordered_set<const InputSection *> reservedSharedWinners(const Context &ctx) {
-    std::unordered_set<const InputSection *> winners;
-    auto add = [&](const Symbol *s) {
-        if (s && s->defined && !s->isSectionSymbol && s->section &&
-            s->section->kind == SectionKind::SharedReserved)
-            winners.insert(s->section);
-    };
-    for (const Symbol *s : ctx.symtab.globals())
-        add(s);
-    for (const auto &file : ctx.files)
-        for (const Symbol *s : file->symbols)
-            if (s && s->isLocal)
-                add(s);
-    return winners;
-}
-
 // Anything else is its twin's pieces' shadows, concatenated in the twin's
 // order, each at its own alignment.
 void makeConcatenation(Context &ctx, OutputSection &sass, InputSection &first) {
     OutputSection *out = makeShadowOutput(ctx, sass, first);
     const bool perVariable = sass.kind == SectionKind::SharedReserved && !ctx.opts.relocatable;
-    std::unordered_set<const InputSection *> winners;
+    // The reserved shared memory is laid out per variable that won
+    // (ReservedShared.cpp); its Mercury twin holds the copies of the
+    // sections that hold one (sm_110: one 0x80-byte copy however many
+    // inputs have it).
+    ReservedSharedVariables winners;
     if (perVariable)
-        winners = reservedSharedWinners(ctx);
+        winners = reservedSharedVariables(ctx);
     size_t lostCopies = 0;
     for (const SectionPiece &p : sass.pieces) {
         InputSection *shadow = p.input->shadow;

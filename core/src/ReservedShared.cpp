@@ -19,12 +19,10 @@
 
 namespace culd {
 
-namespace {
-
 // The defined variables of each reserved input section that won, in input
 // order: globals once (their winning section), then every file's locals.
-std::unordered_map<const InputSection *, std::vector<Symbol *>> variablesBySection(Context &ctx) {
-    std::unordered_map<const InputSection *, std::vector<Symbol *>> vars;
+ReservedSharedVariables reservedSharedVariables(const Context &ctx) {
+    ReservedSharedVariables vars;
     auto add = [&](Symbol *s) {
         if (s && s->defined && !s->isSectionSymbol && s->section &&
             s->section->kind == SectionKind::SharedReserved)
@@ -32,14 +30,12 @@ std::unordered_map<const InputSection *, std::vector<Symbol *>> variablesBySecti
     };
     for (Symbol *s : ctx.symtab.globals())
         add(s);
-    for (auto &file : ctx.files)
+    for (const auto &file : ctx.files)
         for (Symbol *s : file->symbols)
             if (s && s->isLocal)
                 add(s);
     return vars;
 }
-
-} // namespace
 
 void layOutReservedShared(Context &ctx) {
     if (ctx.opts.relocatable || !ctx.target.reservedSharedMemory())
@@ -47,7 +43,7 @@ void layOutReservedShared(Context &ctx) {
     const uint64_t offset0 = ctx.target.reservedSharedOffset0();
     if (Symbol *s = ctx.symtab.find(".nv.reservedSmem.offset0"); s && !s->defined)
         s->finalValue = offset0;
-    auto vars = variablesBySection(ctx);
+    auto vars = reservedSharedVariables(ctx);
     for (OutputSection *out : ctx.outputs) {
         if (out->kind != SectionKind::SharedReserved)
             continue;

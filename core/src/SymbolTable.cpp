@@ -103,8 +103,9 @@ void createSections(Context &ctx, ObjectFile &file) {
     for (const ElfSection &hdr : elf.sections()) {
         uint32_t bank = 0;
         // The plugin knows its family's Mercury shadow sections.
-        SectionKind kind = ctx.target.isMercurySection(hdr) ? SectionKind::Mercury
-                                                           : classifySection(hdr, &bank);
+        const culd_mercury_kind mercury = ctx.target.mercuryKind(hdr);
+        SectionKind kind = mercury != CULD_MERC_NONE ? SectionKind::Mercury
+                                                     : classifySection(hdr, &bank);
         if (kind == SectionKind::Ignored)
             continue;
         if (kind == SectionKind::Mercury && !ctx.target.isMercury())
@@ -116,6 +117,7 @@ void createSections(Context &ctx, ObjectFile &file) {
                              "' is not supported yet");
         InputSection *s = file.makeSection(hdr, kind);
         s->bank = bank;
+        s->mercuryKind = static_cast<uint8_t>(mercury);
         file.sections[hdr.index] = s;
     }
     for (const ElfSection &hdr : elf.sections())

@@ -80,9 +80,7 @@ MergedRecord mergeRecord(ObjectFile &file, const NvInfoRecord &r, bool *symbolMi
 bool isDeadSymbol(const Symbol *s) {
     if (s->isSectionSymbol)
         return !s->section || !s->section->isLive();
-    if (s->section && !s->section->isLive())
-        return true;
-    return s->isFunction() && s->defined && !s->live;
+    return isRemovedFromOutput(*s);
 }
 
 // Which set an .nv.info section is built for: the SASS one, or the

@@ -25,10 +25,6 @@ bool Target::acceptsInputSm(uint32_t inputSm) const {
     return std::find(begin, end, inputSm) != end;
 }
 
-bool Target::isMercurySection(const ElfSection &s) const {
-    return mercuryKind(s) != CULD_MERC_NONE;
-}
-
 culd_mercury_kind Target::mercuryKind(const ElfSection &s) const {
     if (desc_.classify_mercury_section) {
         std::string name(s.name);

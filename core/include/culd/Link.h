@@ -4,6 +4,9 @@
 #include "culd/Options.h"
 #include "culd/PluginRegistry.h"
 
+#include <unordered_map>
+#include <vector>
+
 namespace culd {
 
 struct Context;
@@ -46,6 +49,12 @@ void createMercurySections(Context &ctx);  // MercurySet.cpp (sm_100+ shadow set
 void pairMercurySections(Context &ctx, ObjectFile &file); // MercurySet.cpp (read time)
 // Part of layoutMemory: the .nv.shared.reserved.<x> variables.
 void layOutReservedShared(Context &ctx);  // ReservedShared.cpp
+// The variables of .nv.shared.reserved.<x> that won, by the input section
+// defining them (ReservedShared.cpp; MercurySet.cpp keeps those sections'
+// Mercury copies).
+using ReservedSharedVariables =
+    std::unordered_map<const InputSection *, std::vector<Symbol *>>;
+ReservedSharedVariables reservedSharedVariables(const Context &ctx);
 void processRelocations(Context &ctx);     // Relocations.cpp
 // Part of processRelocations: the relocation sections written even empty.
 void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp

@@ -72,12 +72,10 @@ public:
         return row.min_arch_class <= arch_.arch_class;
     }
 
-    // Section classification: whether the plugin calls an input section part
-    // of its family's Mercury shadow set. Without a classifier (families
-    // with no Mercury set) only the generic SHF_CUDA_MERCURY flag does.
-    bool isMercurySection(const ElfSection &section) const;
-    // What the plugin calls it (CULD_MERC_NONE when not Mercury; a section
-    // known only by the generic flag is DATA).
+    // Section classification: what part of its family's Mercury shadow set
+    // the plugin calls an input section (CULD_MERC_NONE: not Mercury).
+    // Without a classifier (families with no Mercury set) only the generic
+    // SHF_CUDA_MERCURY flag marks one, as DATA.
     culd_mercury_kind mercuryKind(const ElfSection &section) const;
     // Whether the plugin pairs Mercury sections with their SASS twins, so
     // that the core can link the shadow set (ABI 2.2 mercury_twin).

@@ -143,7 +143,13 @@ public:
         // otherwise it empties (and goes) as without -g.
         if (moduleShared_) {
             bool spans = ctx_.opts.debug && (!coloured_.empty() || usesExtern);
-            moduleShared_->size = spans ? colouredEnd_ + reservedSize() : 0;
+            // Where the plugin says so (sm_100+) the window kept for extern
+            // arrays spans the reservation without -g too, holding nothing.
+            bool reserves = usesExtern && ctx_.target.moduleSharedSpansReservation();
+            moduleShared_->size = spans ? colouredEnd_ + reservedSize()
+                                  : reserves ? reservedSize()
+                                             : 0;
+            moduleShared_->holdsVariables = spans;
             if (spans && wantsMap())
                 recordModuleSharedContents();
             moduleShared_->keepWhenEmpty = usesExtern;
@@ -489,6 +495,7 @@ private:
         if (!out)
             return;
         out->size = end + reserved;
+        out->holdsVariables = end > 0;
         // The window's alignment is what its variables need; the input
         // section's own (ptxas may write 8 for a 1-byte array) is not kept.
         out->addralign = kernel.align;

@@ -268,9 +268,13 @@ private:
     }
 
     // Sections that get an STT_SECTION symbol in nvlink's output.
-    static bool hasSectionSymbol(const OutputSection &s) {
+    bool hasSectionSymbol(const OutputSection &s) const {
         if (s.isNobits() && s.size == 0)
             return false; // nvlink names no empty memory window
+        // sm_100+: nor one holding only the reservation.
+        if (s.isSharedMemory() && !s.holdsVariables && !ctx_.opts.relocatable &&
+            ctx_.target.emptyWindowsUnnamed())
+            return false;
         switch (s.kind) {
         case SectionKind::Shstrtab:
         case SectionKind::Strtab:

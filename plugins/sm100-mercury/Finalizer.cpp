@@ -407,6 +407,8 @@ bool isCall(const Insn &insn) {
     return op == 0x143 || op == 0x144;
 }
 
+bool isMemoryFence(const Insn &insn) { return (insn.lo & 0xfff) == 0x992; }
+
 bool rewriteScoreboards(std::vector<Insn> &code, std::string &error, Allocation allocation) {
     auto p0 = std::find_if(code.begin(), code.end(), isStackPointerLoad);
     if (p0 == code.end())
@@ -624,6 +626,13 @@ FinalizeResult finalizeImage(const uint8_t *data, size_t size, Allocation alloca
             std::vector<Insn> code = readCode(image.bytes(text), text.size);
             if (std::any_of(code.begin(), code.end(), isCall))
                 continue;
+            // nvlink regenerates such a kernel's fences (a __threadfence_block
+            // loses its MEMBAR sequence, 32 -> 24 instructions, on sm_100,
+            // sm_103 and sm_120 alike); device functions keep theirs.
+            if (std::any_of(code.begin(), code.end(), isMemoryFence))
+                return failure("kernel '" + name +
+                               "': nvlink rewrites the memory fences (MEMBAR) of such a kernel, "
+                               "which culd does not reproduce");
             std::vector<Insn> before = code;
             if (!rewriteScoreboards(code, error, allocation))
                 return failure("kernel '" + name + "': " + error);

@@ -32,6 +32,8 @@ void setBits(Insn &insn, unsigned lo, unsigned width, uint32_t value);
 bool isStackPointerLoad(const Insn &insn);
 // CALL of any kind (direct, indirect, to internal slow paths).
 bool isCall(const Insn &insn);
+// MEMBAR (opcode 0x992): what __threadfence*() compiles to.
+bool isMemoryFence(const Insn &insn);
 
 // How a function's scoreboard bits are re-allocated once the stack-pointer
 // load loses its barrier.

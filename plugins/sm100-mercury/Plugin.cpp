@@ -36,12 +36,14 @@ culd_arch_info blackwell(uint32_t sm) {
     // nvlink 13.0's Mercury-mode writer: the symbols it defines typed
     // STT_CUDA_OBJECT, the symbol table not re-sorted after layout, its own
     // program-header split (code, data, constant banks), .debug_frame
-    // rebuilt entry by entry, and no .nv.resolvedrela sections under
-    // --preserve-relocs.
+    // rebuilt entry by entry, no .nv.resolvedrela sections under
+    // --preserve-relocs, and shared windows holding only the reservation
+    // (the module's kept for extern arrays among them) left unnamed.
     a.flags = CULD_ARCH_F_MERCURY | CULD_ARCH_F_CONST0_AFTER_DATA | CULD_ARCH_F_COMPAT |
               CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL | CULD_ARCH_F_LINKER_SYMBOLS_CUDA_OBJECT |
               CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST | CULD_ARCH_F_FRAME_BY_ENTRY |
-              CULD_ARCH_F_NO_RESOLVED_RELOCS;
+              CULD_ARCH_F_NO_RESOLVED_RELOCS | CULD_ARCH_F_MODULE_SHARED_RESERVED |
+              CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED;
     a.phdr_layout = CULD_PHDR_SPLIT;
     a.num_info_tail_codes = sizeof kInfoTailCodes / sizeof kInfoTailCodes[0];
     a.info_tail_codes = kInfoTailCodes;
@@ -175,7 +177,7 @@ public:
         }
         if (result.status == FinalizeResult::Status::Error) {
             report(host, CULD_LOG_ERROR,
-                   "culd cannot reproduce nvlink's scoreboard finalisation for " + arch + ": " +
+                   "culd cannot reproduce nvlink's finalisation of " + arch + " code: " +
                        result.error);
             return -1;
         }

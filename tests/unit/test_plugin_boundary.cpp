@@ -253,6 +253,30 @@ TEST_CASE("arch flags reach the output", "[plugin-boundary]") {
         CHECK(kept.hasSectionStartingWith(".nv.resolvedrela"));
         CHECK_FALSE(none.hasSectionStartingWith(".nv.resolvedrela"));
     }
+    SECTION("MODULE_SHARED_RESERVED and EMPTY_WINDOWS_UNNAMED") {
+        // k_dyn uses only dynamic shared memory: its window is the
+        // reservation alone; k_dyn_static has a variable of its own.
+        const std::vector<fs::path> inputs = {fixture("15-extern-shared", "sm_90", "main.cubin"),
+                                              fixture("15-extern-shared", "sm_90", "reduce.cubin")};
+        MockDescriptor plain("sm90"), mock("sm90");
+        mock.arch(90).flags |= CULD_ARCH_F_MODULE_SHARED_RESERVED | CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED;
+        LinkResult plainLink = link(plain, "sm_90", inputs), flagged = link(mock, "sm_90", inputs);
+        REQUIRE(plainLink.outcome == "ok");
+        REQUIRE(flagged.outcome == "ok");
+        CHECK(plainLink.section(".nv_debug.shared")->size == 0);
+        CHECK(flagged.section(".nv_debug.shared")->size == 0x400);
+        auto named = [](const LinkResult &r, const std::string &section) {
+            ElfFile f = r.elf();
+            for (const ElfSymbol &s : f.symbols())
+                if (s.type() == elf::STT_SECTION && f.section(s.shndx).name == section)
+                    return true;
+            return false;
+        };
+        CHECK(named(plainLink, ".nv.shared._Z5k_dynPfPKfi"));
+        CHECK_FALSE(named(flagged, ".nv.shared._Z5k_dynPfPKfi"));
+        CHECK(named(flagged, ".nv.shared._Z12k_dyn_staticPi"));
+        CHECK_FALSE(named(flagged, ".nv_debug.shared"));
+    }
     SECTION("LINKER_SYMBOLS_CUDA_OBJECT and LATE_SECTION_SYMBOLS_LAST") {
         MockDescriptor plain("sm90");
         LinkResult sorted = link(plain, "sm_90", crossFile("sm_90"));

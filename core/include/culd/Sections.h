@@ -174,6 +174,9 @@ struct OutputSection {
     };
     std::vector<WindowEntry> windowContents;
     bool keepWhenEmpty = false;            // written even at size 0
+    // A shared-memory window with variables in it (not only the
+    // reservation and dynamic shared memory); set by the layout.
+    bool holdsVariables = false;
     // The Mercury shadow set: a Mercury output section's SASS twin (null for
     // its relocation sections), the culd_mercury_kind of its inputs, and the
     // section whose bytes it shares (alias sections have no bytes of their

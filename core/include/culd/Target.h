@@ -52,6 +52,10 @@ public:
     bool lateSectionSymbolsLast() const {
         return arch_.flags & CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST;
     }
+    bool moduleSharedSpansReservation() const {
+        return arch_.flags & CULD_ARCH_F_MODULE_SHARED_RESERVED;
+    }
+    bool emptyWindowsUnnamed() const { return arch_.flags & CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED; }
     bool linksFrameByEntry() const { return arch_.flags & CULD_ARCH_F_FRAME_BY_ENTRY; }
     // Whether .nv.info.<f> records of this code follow the reversed others.
     bool isInfoTailCode(uint32_t code) const;

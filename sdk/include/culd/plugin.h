@@ -212,7 +212,14 @@ enum {
     CULD_ARCH_F_FRAME_BY_ENTRY = 1u << 9,
     /* --preserve-relocs writes no .nv.resolvedrela<x> sections (nvlink's
      * output is then the plain link's). ABI 2.2. */
-    CULD_ARCH_F_NO_RESOLVED_RELOCS = 1u << 10
+    CULD_ARCH_F_NO_RESOLVED_RELOCS = 1u << 10,
+    /* The module shared window (.nv_debug.shared) kept because extern
+     * __shared__ arrays are used spans the reserved shared memory also
+     * without -g (else it is empty). ABI 2.2. */
+    CULD_ARCH_F_MODULE_SHARED_RESERVED = 1u << 11,
+    /* A shared-memory window that holds no variable (only the reservation
+     * and dynamic shared memory) gets no section symbol. ABI 2.2. */
+    CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED = 1u << 12
 };
 
 /* Program headers of an executable (non -r) output. */

@@ -182,8 +182,9 @@ private:
         if (sym->defined && sym->section && !sym->section->out && !isShared(*sym) &&
             !isDeviceFunctionConstants(ctx_, *sym->section))
             return;
-        // The bytes of a weak data definition that lost stay, unrelocated.
-        if (insideSupersededData(target, r.offset))
+        // The bytes of a weak data definition that lost stay, unrelocated
+        // (in a Mercury alias too: it shares its twin's bytes).
+        if (insideSupersededData(role, r.offset))
             return;
         // Any other undefined local names something only the linker knows
         // and culd has no model for: refuse rather than guess.

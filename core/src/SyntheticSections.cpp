@@ -7,6 +7,7 @@
 // the reverse of all inputs' records concatenated, followed by a computed
 // MIN_STACK_SIZE per kernel; each .nv.info.<f> is the reverse of its input.
 #include "culd/Context.h"
+#include "culd/Hex.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
 #include "culd/NvInfo.h"
@@ -309,6 +310,23 @@ private:
         return m;
     }
 
+    // The inputs' CAN_FASTPATH_FINALIZE masks are ANDed. In a link of host
+    // objects whose masks differ (sm_100: 0x1 and 0x9, or 0x0 and 0x9)
+    // nvlink's mask is not always the AND of all of them (0x9 where two of
+    // four inputs carry 0x1), nor of the inputs keeping code: refuse.
+    void mergeFastpathMask(const ObjectFile &file, uint32_t mask) {
+        if (fastpathFrom_ && mask != fastpathFirst_ && !ctx_.hostModules.empty())
+            throw FatalError("'" + file.name() + "' and '" + fastpathFrom_->name() +
+                             "': .nv.compat CAN_FASTPATH_FINALIZE masks " + hex(mask) + " and " +
+                             hex(fastpathFirst_) + " differ; which of them nvlink keeps in a "
+                             "link of host objects is not modelled yet");
+        if (!fastpathFrom_) {
+            fastpathFrom_ = &file;
+            fastpathFirst_ = mask;
+        }
+        compatFastpath_ &= mask;
+    }
+
     void makeCompat() {
         // Merge in first-seen order; values by the rules of each code.
         std::vector<std::pair<uint8_t, NvInfoRecord>> merged;
@@ -322,7 +340,7 @@ private:
                     if (!ctx_.target.admitCompat(r.code, file->name(), s->name()))
                         continue;
                     if (r.code == EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE)
-                        compatFastpath_ &= r.wordCount() ? r.word(0) : 0;
+                        mergeFastpathMask(*file, r.wordCount() ? r.word(0) : 0);
                     auto it = at.find(r.code);
                     if (it == at.end()) {
                         at[r.code] = merged.size();
@@ -812,6 +830,9 @@ private:
     }
 
     Context &ctx_;
+    // The first input CAN_FASTPATH_FINALIZE mask, and its file.
+    const ObjectFile *fastpathFrom_ = nullptr;
+    uint32_t fastpathFirst_ = 0;
     // The SASS .nv.info outputs by input section (null: the module's), for
     // their Mercury twins.
     std::unordered_map<const InputSection *, OutputSection *> infoOutputs_;

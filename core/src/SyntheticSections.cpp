@@ -310,16 +310,20 @@ private:
         return m;
     }
 
-    // The inputs' CAN_FASTPATH_FINALIZE masks are ANDed. In a link of host
-    // objects whose masks differ (sm_100: 0x1 and 0x9, or 0x0 and 0x9)
-    // nvlink's mask is not always the AND of all of them (0x9 where two of
-    // four inputs carry 0x1), nor of the inputs keeping code: refuse.
+    // The inputs' CAN_FASTPATH_FINALIZE masks are ANDed, and nvlink does so
+    // where they agree. Where they do not, its mask is sometimes the AND
+    // (0x1 from 0x1 and 0x9 units, host case 26-fastpath-masks; 0 from an
+    // sm_100f 0x9 and an sm_103 0, corpus 58) and sometimes not (0x9 from
+    // two 0x1 and two 0x9 units of a host-object link; 0x9 from 0x9 and 0
+    // units of one cubin link): culd refuses host-object links with
+    // differing masks and any link mixing a zero mask with another.
     void mergeFastpathMask(const ObjectFile &file, uint32_t mask) {
-        if (fastpathFrom_ && mask != fastpathFirst_ && !ctx_.hostModules.empty())
+        bool differ = fastpathFrom_ && mask != fastpathFirst_;
+        if (differ && (!ctx_.hostModules.empty() || mask == 0 || fastpathFirst_ == 0))
             throw FatalError("'" + file.name() + "' and '" + fastpathFrom_->name() +
                              "': .nv.compat CAN_FASTPATH_FINALIZE masks " + hex(mask) + " and " +
-                             hex(fastpathFirst_) + " differ; which of them nvlink keeps in a "
-                             "link of host objects is not modelled yet");
+                             hex(fastpathFirst_) + " differ; which of them nvlink keeps is not "
+                             "modelled yet");
         if (!fastpathFrom_) {
             fastpathFrom_ = &file;
             fastpathFirst_ = mask;

@@ -135,18 +135,32 @@ LinkResult link(MockDescriptor &mock, const std::string &arch, std::vector<fs::p
 
 std::vector<fs::path> crossFile(const std::string &arch);
 
-// 02-cross-file-call linked for sm_<sm> by a copy of `real`, as it is and
-// with `flags` added to the arch record; both links must succeed.
-std::pair<LinkResult, LinkResult> linkWithFlags(const std::string &real, uint32_t sm,
-                                                uint32_t flags, std::vector<std::string> extra) {
+// `inputs` (02-cross-file-call when empty) linked for sm_<sm> by a copy of
+// `real`, as it is and with its arch record changed by `edit`; both links
+// must succeed.
+std::pair<LinkResult, LinkResult> linkEdited(const std::string &real, uint32_t sm,
+                                             const std::function<void(culd_arch_info &)> &edit,
+                                             std::vector<std::string> extra = {},
+                                             std::vector<fs::path> inputs = {}) {
     const std::string arch = "sm_" + std::to_string(sm);
+    if (inputs.empty())
+        inputs = crossFile(arch);
     MockDescriptor plain(real), mock(real);
-    mock.arch(sm).flags |= flags;
-    std::pair<LinkResult, LinkResult> r{link(plain, arch, crossFile(arch), extra),
-                                        link(mock, arch, crossFile(arch), extra)};
+    edit(mock.arch(sm));
+    std::pair<LinkResult, LinkResult> r{link(plain, arch, inputs, extra),
+                                        link(mock, arch, inputs, extra)};
     REQUIRE(r.first.outcome == "ok");
     REQUIRE(r.second.outcome == "ok");
     return r;
+}
+
+// The same with `flags` added to the arch record.
+std::pair<LinkResult, LinkResult> linkWithFlags(const std::string &real, uint32_t sm,
+                                                uint32_t flags, std::vector<std::string> extra,
+                                                std::vector<fs::path> inputs = {}) {
+    return linkEdited(
+        real, sm, [flags](culd_arch_info &a) { a.flags |= flags; }, std::move(extra),
+        std::move(inputs));
 }
 
 std::vector<fs::path> crossFile(const std::string &arch) {
@@ -258,11 +272,9 @@ TEST_CASE("arch flags reach the output", "[plugin-boundary]") {
         // reservation alone; k_dyn_static has a variable of its own.
         const std::vector<fs::path> inputs = {fixture("15-extern-shared", "sm_90", "main.cubin"),
                                               fixture("15-extern-shared", "sm_90", "reduce.cubin")};
-        MockDescriptor plain("sm90"), mock("sm90");
-        mock.arch(90).flags |= CULD_ARCH_F_MODULE_SHARED_RESERVED | CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED;
-        LinkResult plainLink = link(plain, "sm_90", inputs), flagged = link(mock, "sm_90", inputs);
-        REQUIRE(plainLink.outcome == "ok");
-        REQUIRE(flagged.outcome == "ok");
+        auto [plainLink, flagged] = linkWithFlags(
+            "sm90", 90, CULD_ARCH_F_MODULE_SHARED_RESERVED | CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED, {},
+            inputs);
         CHECK(plainLink.section(".nv_debug.shared")->size == 0);
         CHECK(flagged.section(".nv_debug.shared")->size == 0x400);
         auto named = [](const LinkResult &r, const std::string &section) {
@@ -317,13 +329,7 @@ TEST_CASE("arch flags reach the output", "[plugin-boundary]") {
         std::vector<fs::path> in;
         for (const char *f : {"kernels.cubin", "leaf.cubin", "mid.cubin", "top.cubin"})
             in.push_back(fixture("32-large-callgraph", "sm_90", f));
-        MockDescriptor plain("sm90");
-        LinkResult whole = link(plain, "sm_90", in);
-        MockDescriptor mock("sm90");
-        mock.arch(90).flags |= CULD_ARCH_F_FRAME_BY_ENTRY;
-        LinkResult byEntry = link(mock, "sm_90", in);
-        REQUIRE(whole.outcome == "ok");
-        REQUIRE(byEntry.outcome == "ok");
+        auto [whole, byEntry] = linkWithFlags("sm90", 90, CULD_ARCH_F_FRAME_BY_ENTRY, {}, in);
         auto entriesOf = [](const LinkResult &r) {
             const ElfSection *frame = r.section(".debug_frame");
             REQUIRE(frame);
@@ -349,13 +355,8 @@ TEST_CASE("arch flags reach the output", "[plugin-boundary]") {
     SECTION("CONST0_AFTER_DATA") {
         std::vector<fs::path> in = {fixture("14-static-shared", "sm_80", "main.cubin"),
                                     fixture("14-static-shared", "sm_80", "sum.cubin")};
-        MockDescriptor plain("sm70");
-        LinkResult codeFirst = link(plain, "sm_80", in);
-        MockDescriptor mock("sm70");
-        mock.arch(80).flags |= CULD_ARCH_F_CONST0_AFTER_DATA;
-        LinkResult dataFirst = link(mock, "sm_80", in);
-        REQUIRE(codeFirst.outcome == "ok");
-        REQUIRE(dataFirst.outcome == "ok");
+        auto [codeFirst, dataFirst] =
+            linkWithFlags("sm70", 80, CULD_ARCH_F_CONST0_AFTER_DATA, {}, in);
         uint32_t shared = sectionIndex(codeFirst, ".nv.shared.");
         REQUIRE(shared != 0);
         CHECK(sectionIndex(codeFirst, ".nv.constant0.") < sectionIndex(codeFirst, ".nv.shared."));
@@ -459,13 +460,8 @@ TEST_CASE("arch record values reach the output", "[plugin-boundary]") {
               std::string::npos);
     }
     SECTION("reserved_smem") {
-        MockDescriptor plain("sm90");
-        LinkResult hopper = link(plain, "sm_90", crossFile("sm_90"));
-        MockDescriptor mock("sm90");
-        mock.arch(90).reserved_smem = 0;
-        LinkResult none = link(mock, "sm_90", crossFile("sm_90"));
-        REQUIRE(hopper.outcome == "ok");
-        REQUIRE(none.outcome == "ok");
+        auto [hopper, none] =
+            linkEdited("sm90", 90, [](culd_arch_info &a) { a.reserved_smem = 0; });
         CHECK(hopper.image != none.image);
     }
     SECTION("reserved_smem_offset0") {
@@ -478,13 +474,8 @@ TEST_CASE("arch record values reach the output", "[plugin-boundary]") {
                     return s.value;
             return UINT64_MAX;
         };
-        MockDescriptor plain("sm90");
-        LinkResult hopper = link(plain, "sm_90", crossFile("sm_90"));
-        MockDescriptor mock("sm90");
-        mock.arch(90).reserved_smem_offset0 = 0x40;
-        LinkResult moved = link(mock, "sm_90", crossFile("sm_90"));
-        REQUIRE(hopper.outcome == "ok");
-        REQUIRE(moved.outcome == "ok");
+        auto [hopper, moved] =
+            linkEdited("sm90", 90, [](culd_arch_info &a) { a.reserved_smem_offset0 = 0x40; });
         CHECK(offset0(hopper) == 0);
         CHECK(offset0(moved) == 0x40);
     }

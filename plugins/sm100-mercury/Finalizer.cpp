@@ -23,12 +23,14 @@
 //      the R1 load's range (up to the first wait on its barrier) a group
 //      prefers the study's "shift" rule H2 (indices above the R1 barrier
 //      move down by one) -- except a global load's write barrier, which
-//      keeps its index or takes the lowest free one from 2 up; after the
+//      takes the lowest free index from 2 up; after the
 //      range a group prefers its old index; a taken preference falls back
 //      to the lowest index no group live at the same time holds;
 //   4. every consumer waits on the colours of its producers' groups.
 // Because step 4 rebuilds the waits from the input's own edges, the output
-// never waits on less than the input did (minus the R1 load). Measured
+// never waits on less than the input did (minus the R1 load). A producer
+// ptxas put on a busy barrier for want of a free one is refused: nvlink
+// re-derives its dependencies from the registers (firstForcedShare). Measured
 // byte-identical to nvlink on every rewritten kernel of the generated
 // sm_100/sm_120 sets and the fixtures (scripts/measure-mercury-finalizer.py).
 #include "Finalizer.h"
@@ -262,12 +264,12 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
     return code.empty() ? 0 : code.size() - 1;
 }
 
-// A global load's write barrier keeps the index ptxas gave it where that is
-// still free, even inside the shift range; otherwise it takes the lowest
-// free index from 2 up (measured: inside the range an LDG's write barrier
-// never moves to 0 or 1 unless it joins a group whose first producer
-// decides). Its read barrier shifts like any other.
-bool keepsItsBarrier(const Insn &insn) { return opcode12(insn) == 0x981; }
+// A global load's write barrier inside the shift range takes the lowest
+// free index from 2 up (measured: it never moves to 0 or 1 unless it joins
+// a group whose first producer decides; in libcudadevrt's memcpy_3d_device
+// an LDG at 3 with 2 free moves to 2, which is neither its own index nor
+// only ever the shifted one). Its read barrier shifts like any other.
+bool isGlobalLoad(const Insn &insn) { return opcode12(insn) == 0x981; }
 constexpr uint32_t kLongLatencyFloor = 2;
 
 uint32_t shifted(uint32_t barrier, uint32_t b0) {
@@ -287,6 +289,36 @@ void applyShiftOnly(std::vector<Insn> &code, size_t p0, uint32_t b0) {
     }
 }
 
+// A producer in the shift range that ptxas put on a barrier still pending
+// -- the R1 load's own, or another group's while all six were live -- was
+// grouped for want of a free barrier, not because its consumers are the
+// same. nvlink re-derives such a producer's consumers from the registers
+// (libcudadevrt's memcpy_3d_device: an LDCU sharing the last barrier
+// becomes its own group, waited on where its register is first read; one
+// sharing the R1 barrier joins an earlier group), which the fixed groups
+// here cannot follow. Returns the first one, or npos.
+size_t firstForcedShare(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                        const std::vector<bool> &reached, size_t p0, uint32_t b0) {
+    size_t end = shiftRangeEnd(code, p0, b0);
+    for (size_t i = p0 + 1; i <= end; ++i) {
+        if (!reached[i])
+            continue;
+        uint32_t wait = waitMask(code[i]);
+        auto pending = [&](uint32_t b) {
+            return b == b0 || (!(wait >> b & 1) && !in[i][b].empty());
+        };
+        unsigned live = 0;
+        for (uint32_t b = 0; b < kNumBarriers; ++b)
+            live += pending(b) ? 1 : 0;
+        for (unsigned bit : kSlotBits) {
+            uint32_t b = getBits(code[i], bit, 3);
+            if (b == b0 || (b < kNumBarriers && pending(b) && live == kNumBarriers))
+                return i;
+        }
+    }
+    return std::string::npos;
+}
+
 bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0, std::string &error) {
     const size_t n = code.size();
     Successors succ;
@@ -296,6 +328,13 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0, std::string &er
     std::vector<bool> reached;
     if (!pendingAtEntry(code, succ, p0, in, reached)) {
         error = "too many scoreboard producers pending at once to analyse";
+        return false;
+    }
+    size_t shared = firstForcedShare(code, in, reached, p0, b0);
+    if (shared != std::string::npos) {
+        error = "the producer at offset " + hex(shared * 16) +
+                " shares a scoreboard barrier for want of a free one; nvlink re-derives its "
+                "dependencies from the registers, which culd does not model";
         return false;
     }
 
@@ -357,9 +396,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0, std::string &er
             // barrier: its own or the next free above), after it the old
             // index; when that is taken, the lowest free one.
             bool inRange = i > p0 && i <= end;
-            bool keeps = inRange && f == 0 && keepsItsBarrier(code[i]);
-            uint32_t pick = inRange && !keeps ? shifted(old, b0) : old;
-            if (keeps && (taken >> pick & 1)) // its own, else the lowest free from 2
+            bool globalLoad = inRange && f == 0 && isGlobalLoad(code[i]);
+            uint32_t pick = inRange ? shifted(old, b0) : old;
+            if (globalLoad)
                 for (pick = kLongLatencyFloor; pick < kNumBarriers && (taken >> pick & 1);)
                     ++pick;
             if (pick == kNumBarriers || (taken >> pick & 1)) {

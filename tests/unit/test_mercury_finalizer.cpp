@@ -263,7 +263,7 @@ TEST_CASE("mercury finaliser: barrier indices above the R1 barrier shift down", 
     CHECK(shifted == out);
 }
 
-TEST_CASE("mercury finaliser: a global load keeps its write barrier where free", "[mercury]") {
+TEST_CASE("mercury finaliser: a global load keeps a free write barrier of 2", "[mercury]") {
     std::vector<Insn> code = {
         ldcR1(0),                                   // 0
         make(kS2R, 1),                              // 1: -> 0
@@ -309,6 +309,62 @@ TEST_CASE("mercury finaliser: a global load whose barrier is taken stays above 1
     CHECK(wbar(out[5]) == 2);
     CHECK(wbar(out[6]) == 3);
     CHECK(waits(out[7]) == (1u << 2 | 1u << 3));
+}
+
+TEST_CASE("mercury finaliser: a global load moves down to the lowest free barrier from 2",
+          "[mercury]") {
+    // libcudadevrt's memcpy_3d_device: the LDG's own 3 is free, yet it takes
+    // 2, freed by the shift (an LDC 2 -> 1 before it).
+    std::vector<Insn> code = {
+        ldcR1(0),                                   // 0
+        make(0xb82, 1),                             // 1: LDC -> 0
+        make(0xb82, 2),                             // 2: LDC -> 1
+        make(kIadd, kNone, kNone, 1 << 1),          // 3
+        make(kLdg, 3),                              // 4: own 3 free -> 2
+        make(kIadd, kNone, kNone, 1 << 2),          // 5
+        make(kStg, kNone, kNone, 1 << 3),           // 6
+        exitInsn(),                                 // 7
+    };
+    std::vector<Insn> out = code;
+    std::string error;
+    REQUIRE(rewriteScoreboards(out, error));
+    CHECK(wbar(out[1]) == 0);
+    CHECK(wbar(out[2]) == 1);
+    CHECK(wbar(out[4]) == 2);
+    CHECK(waits(out[5]) == 1u << 1);
+    CHECK(waits(out[6]) == 1u << 2);
+}
+
+TEST_CASE("mercury finaliser: a barrier shared for want of a free one is refused",
+          "[mercury]") {
+    std::string error;
+    SECTION("a producer on the R1 load's barrier") {
+        std::vector<Insn> code = {
+            ldcR1(0),                              // 0
+            make(kLdcu, 0),                        // 1: shares the R1 barrier
+            make(kIadd, kNone, kNone, 1 << 0),     // 2
+            exitInsn(),                            // 3
+        };
+        CHECK_FALSE(rewriteScoreboards(code, error));
+        CHECK(error.find("offset 0x10") != std::string::npos);
+        CHECK(error.find("for want of a free one") != std::string::npos);
+    }
+    SECTION("a producer joining a pending group while all six are live") {
+        std::vector<Insn> code = {ldcR1(0)};
+        for (uint32_t b = 1; b < kNumBarriers; ++b)
+            code.push_back(make(kLdcu, b));        // 1-5: barriers 1-5
+        code.push_back(make(kLdcu, 5));            // 6: shares 5
+        code.push_back(make(kIadd, kNone, kNone, 0x3e));
+        code.push_back(exitInsn(1 << 0));
+        std::vector<Insn> out = code;
+        CHECK_FALSE(rewriteScoreboards(out, error));
+        CHECK(error.find("offset 0x60") != std::string::npos);
+        // With a barrier to spare, a shared one is a group ptxas chose.
+        code[3] = make(kIadd, kNone, kNone, 0);    // barrier 3 never set
+        out = code;
+        REQUIRE(rewriteScoreboards(out, error));
+        CHECK(wbar(out[5]) == wbar(out[6]));
+    }
 }
 
 TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]") {

@@ -135,6 +135,8 @@ private:
         }
         in.out = &bankOf(*kernels.front(), in);
         in.outOffset = offset;
+        for (size_t k = 1; k < kernels.size(); ++k)
+            in.copies.push_back(&bankOf(*kernels[k], in));
     }
 
     OutputSection &bankOf(Symbol &kernel, const InputSection &in) {

@@ -33,7 +33,7 @@ bool isKnownSectionType(uint32_t type) {
     case SHT_CUDA_LOCAL: case SHT_CUDA_SHARED: case SHT_CUDA_RELOCINFO:
     case SHT_CUDA_SHARED_RESERVED: case SHT_CUDA_CAPMERC_TEXT: case SHT_CUDA_MERC_RELA:
     case SHT_CUDA_MERC_INFO: case SHT_CUDA_MERC_SYMTAB: case SHT_CUDA_COMPAT:
-    case SHT_CUDA_MERC_CONSTANT_USER:
+    case SHT_CUDA_MERC_CONSTANT_USER: case SHT_CUDA_MERC_CONSTANT_OPTIMIZER:
         return true;
     default:
         // .nv.constant0 .. .nv.constant17

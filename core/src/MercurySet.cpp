@@ -18,6 +18,7 @@
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
+#include "culd/Strings.h"
 
 #include <unordered_map>
 
@@ -100,12 +101,26 @@ private:
             return pairRelocations(s);
         case CULD_MERC_ALIAS:
             return follow(s, aliasTwin(file_, s));
+        case CULD_MERC_FUNCTION_BANK:
+            return follow(s, functionBankTwin(s));
         default: {
             std::string_view twinName = ctx_.target.mercuryTwinName(s.name());
             auto it = twinName.empty() ? sassByName_.end() : sassByName_.find(twinName);
             return follow(s, it == sassByName_.end() ? nullptr : it->second);
         }
         }
+    }
+
+    // A function's compiler constants: the twin is the function's bank of
+    // the target's optimizer bank number.
+    InputSection *functionBankTwin(const InputSection &s) const {
+        std::string_view function = ctx_.target.mercuryTwinName(s.name());
+        uint32_t bank = ctx_.target.optimizerConstantBank();
+        if (function.empty() || bank == 0)
+            return nullptr;
+        std::string twinName = ".nv.constant" + std::to_string(bank) + "." + std::string(function);
+        auto it = sassByName_.find(twinName);
+        return it == sassByName_.end() ? nullptr : it->second;
     }
 
     // A Mercury section takes its twin's function, so it is live exactly
@@ -155,9 +170,11 @@ bool isRebuilt(const OutputSection &sass) {
     return sass.kind == SectionKind::NvInfo || sass.kind == SectionKind::NvInfoFunc;
 }
 
+// Named as its twin's output was: a kernel's bank holding a device
+// function's constants takes the kernel's name in both sets.
 OutputSection *makeShadowOutput(Context &ctx, OutputSection &sass, const InputSection &first) {
-    OutputSection *out = ctx.makeOutput(std::string(first.name()), first.header->type,
-                                        first.header->flags);
+    OutputSection *out = ctx.makeOutput(renamedLike(first.name(), first.twin->name(), sass.name),
+                                        first.header->type, first.header->flags);
     out->kind = SectionKind::Mercury;
     out->mercuryKind = first.mercuryKind;
     out->twin = &sass;
@@ -219,6 +236,30 @@ void makeConcatenation(Context &ctx, OutputSection &sass, InputSection &first) {
                "which nvlink rewrites");
 }
 
+// A kernel's bank of compiler constants: each piece's shadow at its twin's
+// offset, so the twin's size and holes are the shadow's too. A device
+// function's shadow is in every bank its twin was copied to.
+void makeMirror(Context &ctx, OutputSection &sass, InputSection &first) {
+    OutputSection *out = makeShadowOutput(ctx, sass, first);
+    out->size = sass.size;
+    out->addralign = sass.addralign;
+    for (const SectionPiece &p : sass.pieces) {
+        InputSection *shadow = p.input->shadow;
+        if (!shadow || !shadow->isLive())
+            continue;
+        if (shadow->size() != p.input->size())
+            refuse(*shadow->file, shadow->name(),
+                   "its size differs from its SASS twin '" + std::string(p.input->name()) + "'");
+        out->pieces.push_back({shadow, p.offset});
+        if (!shadow->out) {
+            shadow->out = out;
+            shadow->outOffset = p.offset;
+        } else {
+            shadow->copies.push_back(out);
+        }
+    }
+}
+
 } // namespace
 
 void createMercurySections(Context &ctx) {
@@ -236,9 +277,16 @@ void createMercurySections(Context &ctx) {
             continue;
         if (first->mercuryKind == CULD_MERC_ALIAS)
             makeAlias(ctx, *o, *first);
+        else if (first->mercuryKind == CULD_MERC_FUNCTION_BANK)
+            makeMirror(ctx, *o, *first);
         else
             makeConcatenation(ctx, *o, *first);
     }
+    // A kernel's bank names the kernel's code, as its twin does: in the
+    // Mercury set, the capsule.
+    for (OutputSection *o : ctx.outputs)
+        if (o->mercuryKind == CULD_MERC_FUNCTION_BANK && o->twin->infoSection)
+            o->infoSection = o->twin->infoSection->shadow;
     // Every live Mercury section must have found its place: one whose twin
     // was not placed (laid out per variable, say) is not modelled.
     for (auto &file : ctx.files)

@@ -90,8 +90,9 @@ public:
                 continue;
             // Its place, should nothing be kept in it: nvlink writes a
             // function's SASS and Mercury relocation sections as a pair.
-            if (target->out->keepsRelocationSection)
-                ctx_.emptyRelocationSections.push_back({target->out, ctx_.keptRelocs.size()});
+            for (OutputSection *out : outputsOf(*target))
+                if (out->keepsRelocationSection)
+                    ctx_.emptyRelocationSections.push_back({out, ctx_.keptRelocs.size()});
             bool rela = relocHeader->type == SHT_RELA;
             for (const ElfReloc &r : file.elf().relocations(*relocHeader))
                 scan(file, *relocHeader, *target, r, rela);
@@ -200,10 +201,29 @@ private:
         // A capsule (CULD_MERC_CODE) is not the linker's to patch: its
         // relocations address the code the finaliser expands it to, and
         // nvlink drops what it resolves there.
-        if (apply && target.mercuryKind == CULD_MERC_CODE)
+        if (apply && target.mercuryKind == CULD_MERC_CODE) {
+            // Except the offsets of the function's jump tables in its
+            // kernels' banks: nvlink writes each into the capsule's encoded
+            // instruction, a place culd cannot find without decoding it.
+            if (sym->section && sym->section->shadow &&
+                sym->section->shadow->mercuryKind == CULD_MERC_FUNCTION_BANK)
+                throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
+                                 "': relocation " + ctx_.target.relocName(r.type) +
+                                 " at offset " + hex(r.offset) + " against '" +
+                                 std::string(sym->name) +
+                                 "': nvlink writes the offset of the function's jump tables "
+                                 "into its capsule, which culd does not model yet");
             return;
+        }
         if (!apply)
             return keep(target, offset, *desc, *sym, r.addend, rela, false);
+        // Each copy would need its own patch (FunctionBanks.cpp refuses the
+        // SASS ones before this).
+        if (!target.copies.empty())
+            throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
+                             "': relocation " + hex(r.type) + " at offset " + hex(r.offset) +
+                             " patches a section copied into several kernels' banks, which "
+                             "culd does not support yet");
         RelocApply &a = record(*target.out, offset, *desc, *sym, kind, r.addend, !rela, target.owner);
         // Without -g nvlink has dropped extern __shared__ arrays by the time
         // debug data is relocated: the debug info gives them address -1
@@ -268,11 +288,26 @@ private:
         return mercuryRela_ && s.shadow && s.shadow->out ? *s.shadow : s;
     }
 
+    // Every output holding `s`: its place and its copies.
+    static std::vector<OutputSection *> outputsOf(const InputSection &s) {
+        std::vector<OutputSection *> outs{s.out};
+        outs.insert(outs.end(), s.copies.begin(), s.copies.end());
+        return outs;
+    }
+
+    // Kept once in every output holding the patched section.
     void keep(InputSection &target, uint64_t offset, const culd_reloc_desc &desc, Symbol &sym,
               int64_t addend, bool rela, bool resolved) {
+        for (OutputSection *out : outputsOf(target))
+            keepIn(*out, target, offset, desc, sym, addend, rela, resolved);
+    }
+
+    void keepIn(OutputSection &out, const InputSection &target, uint64_t offset,
+                const culd_reloc_desc &desc, Symbol &sym, int64_t addend, bool rela,
+                bool resolved) {
         RelocKeep k;
         k.resolved = resolved;
-        k.target = target.out;
+        k.target = &out;
         k.offset = offset;
         // Unified types become plain ones in an executable; a relocatable
         // link keeps them for the final link (as nvlink 13.0 was seen to).
@@ -281,10 +316,12 @@ private:
         k.addend = addend;
         k.rela = rela || ctx_.target.relaOnly() || ctx_.opts.forceRela;
         k.mercuryRela = mercuryRela_;
+        k.mercuryPatched = mercuryRela_ ? &target : nullptr;
         // Its SASS twin's relocation section is then written, even empty
         // (14-static-shared: a capsule's ABS32 to .nv.reservedSmem.cap).
-        if (mercuryRela_ && target.twin && target.twin->out)
-            target.twin->out->keepsRelocationSection = true;
+        OutputSection *twin = out.twin ? out.twin : target.twin ? target.twin->out : nullptr;
+        if (mercuryRela_ && twin)
+            twin->keepsRelocationSection = true;
         if (sym.isSectionSymbol) {
             k.symbolSection = placed(*sym.section).out;
             k.addend += static_cast<int64_t>(placed(*sym.section).outOffset);

@@ -10,10 +10,12 @@
 #include "culd/OutputFile.h"
 #include "culd/StringTable.h"
 #include "culd/Link.h"
+#include "culd/Strings.h"
 
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <thread>
 #include <unordered_map>
@@ -26,8 +28,10 @@ using namespace elf;
 namespace {
 
 // Rank of a section in nvlink's output order; ties keep creation order.
-// Constant-bank entries (.nv.constant0.<k>) follow the code, or, where the
-// plugin says so (CONST0_AFTER_DATA), the uninitialised memory windows.
+// Constant-bank entries (.nv.constant<N>.<k>) precede the code; the
+// parameter banks (.nv.constant0.<k>) follow the uninitialised memory
+// windows where the plugin says so (CONST0_AFTER_DATA), the kernels' banks
+// of compiler constants staying before the code (sm_100+ jump tables).
 int orderRank(SectionKind kind, bool const0AfterData) {
     switch (kind) {
     case SectionKind::Shstrtab: return 0;
@@ -57,6 +61,11 @@ int orderRank(SectionKind kind, bool const0AfterData) {
     }
 }
 
+int orderRank(const OutputSection &s, bool const0AfterData) {
+    bool parameterBank = s.kind == SectionKind::ConstantEntry && s.bank == 0;
+    return orderRank(s.kind, const0AfterData && parameterBank);
+}
+
 // Where a Mercury section goes (sm_100+): after every SASS section, the
 // capsules first (in .text order), then the other twins in their SASS
 // twins' order, the Mercury symbol table last.
@@ -68,7 +77,7 @@ int mercuryRank(const OutputSection &s, bool const0AfterData) {
     case CULD_MERC_SYMTAB: return 100;
     case CULD_MERC_RELA: return 2 + orderRank(SectionKind::Reloc, const0AfterData);
     default:
-        return 2 + (s.twin ? orderRank(s.twin->kind, const0AfterData) : 20);
+        return 2 + (s.twin ? orderRank(*s.twin, const0AfterData) : 20);
     }
 }
 
@@ -163,12 +172,13 @@ private:
     void makeRelocationSections() {
         std::map<std::tuple<OutputSection *, bool, bool>, OutputSection *> bySection;
         auto sectionFor = [&](OutputSection *target, bool rela, bool resolved,
-                              const ElfSection *mercuryRela) {
+                              const ElfSection *mercuryRela, const InputSection *patched) {
             OutputSection *&rel = bySection[{target, rela, resolved}];
             if (!rel && mercuryRela) {
-                // A Mercury relocation section as its input: name, type, flags.
-                rel = ctx_.makeOutput(std::string(mercuryRela->name), mercuryRela->type,
-                                      mercuryRela->flags);
+                // A Mercury relocation section as its input: name, type,
+                // flags; renamed as the section it patches was.
+                rel = ctx_.makeOutput(renamedLike(mercuryRela->name, patched->name(), target->name),
+                                      mercuryRela->type, mercuryRela->flags);
                 rel->kind = SectionKind::Mercury;
                 rel->mercuryKind = CULD_MERC_RELA;
                 rel->linkToMercurySymtab = true;
@@ -195,12 +205,12 @@ private:
         const auto emptyEnd = ctx_.emptyRelocationSections.end();
         for (size_t i = 0; i < ctx_.keptRelocs.size(); ++i) {
             for (; empty != emptyEnd && empty->position <= i; ++empty)
-                sectionFor(empty->target, emptyAreRela, false, nullptr);
+                sectionFor(empty->target, emptyAreRela, false, nullptr, nullptr);
             const RelocKeep &k = ctx_.keptRelocs[i];
-            relocs_[sectionFor(k.target, k.rela, k.resolved, k.mercuryRela)].push_back(&k);
+            relocs_[sectionFor(k.target, k.rela, k.resolved, k.mercuryRela, k.mercuryPatched)].push_back(&k);
         }
         for (; empty != emptyEnd; ++empty)
-            sectionFor(empty->target, emptyAreRela, false, nullptr);
+            sectionFor(empty->target, emptyAreRela, false, nullptr, nullptr);
         for (auto &[rel, list] : relocs_) {
             std::vector<const RelocKeep *> entries = list;
             rel->build = [entries](OutputSection &self) {
@@ -236,7 +246,7 @@ private:
             if (!isEmpty(*s))
                 sections_.push_back(s);
         auto key = [const0AfterData](const OutputSection *s) {
-            return std::make_pair(orderRank(s->kind, const0AfterData),
+            return std::make_pair(orderRank(*s, const0AfterData),
                                   mercuryRank(*s, const0AfterData));
         };
         std::stable_sort(sections_.begin(), sections_.end(),
@@ -613,7 +623,11 @@ private:
         table.type = PT_LOAD;
         if (split)
             out.push_back(table);
-        auto segment = [&](std::initializer_list<SectionKind> kinds, uint32_t flags) {
+        // The kinds' sections, of those before the code (`early`), after it
+        // or all (nullopt).
+        const uint32_t firstCode = firstCodeIndex();
+        auto segment = [&](std::initializer_list<SectionKind> kinds, uint32_t flags,
+                           std::optional<bool> early = std::nullopt) {
             OutputProgramHeader p;
             p.type = PT_LOAD;
             p.flags = flags;
@@ -626,7 +640,7 @@ private:
                 return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
             };
             for (const OutputSection *s : sections_)
-                if (covered(s))
+                if (covered(s) && (!early || *early == (s->index < firstCode)))
                     p.sections.push_back(s->index);
             if (!p.sections.empty())
                 out.push_back(p);
@@ -635,12 +649,14 @@ private:
                            SectionKind::SharedEntry,  SectionKind::SharedGlobal,
                            SectionKind::SharedReserved, SectionKind::Local};
         if (split) {
-            // Module constant banks (.nv.constant3 and its Mercury alias) get
-            // their own segment before the code; the kernels' banks close.
-            segment({SectionKind::ConstantBank}, PF_R);
+            // The constant banks before the code (.nv.constant3 and its
+            // Mercury alias, the kernels' jump tables) get their own segment;
+            // the parameter banks after the data close.
+            const auto constants = {SectionKind::ConstantBank, SectionKind::ConstantEntry};
+            segment(constants, PF_R, true);
             segment({SectionKind::Text}, PF_R | PF_X);
             segment(data, PF_R | PF_W);
-            segment({SectionKind::ConstantEntry}, PF_R);
+            segment(constants, PF_R, false);
             return out;
         }
         segment({SectionKind::ConstantBank, SectionKind::ConstantEntry, SectionKind::Text},
@@ -648,6 +664,14 @@ private:
         segment(data, PF_R | PF_W);
         out.push_back(table);
         return out;
+    }
+
+    // Index of the first code section (past the last section when none).
+    uint32_t firstCodeIndex() const {
+        for (const OutputSection *s : sections_)
+            if (s->kind == SectionKind::Text)
+                return s->index;
+        return static_cast<uint32_t>(sections_.size() + 1);
     }
 
     uint32_t sectionInfo(const OutputSection &s) const {

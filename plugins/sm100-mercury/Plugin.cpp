@@ -51,6 +51,7 @@ culd_arch_info blackwell(uint32_t sm) {
     a.elf_flags_low = culd::nvidia::kElfV8FlagsMercury;
     a.reserved_smem = 0x400;
     a.reserved_smem_offset0 = 0x40;
+    a.optimizer_cbank = 2;
     a.reloc_style = CULD_RELOC_STYLE_RELA_ONLY;
     return a;
 }
@@ -58,6 +59,9 @@ culd_arch_info blackwell(uint32_t sm) {
 // Section facts of the Mercury set (arch-study.md §5.1).
 constexpr uint64_t kShfMercury = 0x10000000;
 constexpr uint32_t kShtMercRela = 0x70000082;
+// A function's jump tables, twin of its .nv.constant2.<f> (all zero bytes:
+// R_MERCURY_PROG_REL32 entries the driver fills).
+constexpr const char *kOptimizerBank = ".nv.merc.nv.constant.optimizer.";
 constexpr uint32_t kShtMercInfo = 0x70000083;
 constexpr uint32_t kShtMercSymtab = 0x70000085;
 
@@ -117,6 +121,8 @@ public:
             return CULD_MERC_RELA;
         if (shType == kShtMercSymtab)
             return CULD_MERC_SYMTAB;
+        if (startsWith(name, kOptimizerBank))
+            return CULD_MERC_FUNCTION_BANK;
         if (isAlias(name))
             return CULD_MERC_ALIAS;
         // Debug copies, .nv.merc.symtab_shndx, reserved shared ...
@@ -126,8 +132,11 @@ public:
     // The SASS twin of a shadow section is its name without the Mercury
     // prefix: .nv.capmerc.text.f -> .text.f, .nv.merc.nv.info.f ->
     // .nv.info.f, .nv.merc.rela.debug_frame -> .rela.debug_frame. Symbol
-    // tables and aliases (paired by their bytes) have none.
+    // tables and aliases (paired by their bytes) have none. A function's
+    // optimizer bank names the function (its twin is the function's bank).
     uint32_t mercuryTwin(const char *name) const override {
+        if (name && startsWith(name, kOptimizerBank))
+            return std::strlen(kOptimizerBank); // the function's name
         if (!name || isAlias(name) || std::strcmp(name, ".nv.merc.symtab") == 0 ||
             startsWith(name, ".nv.merc.symtab_shndx"))
             return 0;

@@ -393,23 +393,35 @@ TEST_CASE("arch record values reach the output", "[plugin-boundary]") {
         CHECK(after.elf().header().phnum == 0);
     }
     SECTION("phdr_layout SPLIT") {
-        // PHDR and its LOAD (both R), then code (R+X), data (R+W), banks (R).
+        // PHDR and its LOAD (both R), then the banks before the code (R),
+        // code (R+X), data (R+W), the banks after the data (R): where the
+        // parameter banks follow the data (CONST0_AFTER_DATA), they close.
         std::vector<fs::path> in = {fixture("10-device-globals", "sm_90", "globals.cubin")};
-        MockDescriptor mock("sm90");
-        mock.arch(90).phdr_layout = CULD_PHDR_SPLIT;
-        LinkResult after = link(mock, "sm_90", in);
-        REQUIRE(after.outcome == "ok");
-        ElfFile f = after.elf();
-        std::vector<std::pair<uint32_t, uint32_t>> seen;
-        for (const ElfProgramHeader &p : f.programHeaders())
-            seen.push_back({p.type, p.flags});
         using namespace elf;
-        CHECK(seen == std::vector<std::pair<uint32_t, uint32_t>>{{PT_PHDR, PF_R},
-                                                                 {PT_LOAD, PF_R},
-                                                                 {PT_LOAD, PF_R | PF_X},
-                                                                 {PT_LOAD, PF_R | PF_W},
-                                                                 {PT_LOAD, PF_R}});
-        CHECK(f.programHeaders()[0].offset == f.programHeaders()[1].offset);
+        auto segments = [&](uint32_t flags) {
+            MockDescriptor mock("sm90");
+            mock.arch(90).phdr_layout = CULD_PHDR_SPLIT;
+            mock.arch(90).flags |= flags;
+            LinkResult after = link(mock, "sm_90", in);
+            REQUIRE(after.outcome == "ok");
+            ElfFile f = after.elf();
+            std::vector<std::pair<uint32_t, uint32_t>> seen;
+            for (const ElfProgramHeader &p : f.programHeaders())
+                seen.push_back({p.type, p.flags});
+            CHECK(f.programHeaders()[0].offset == f.programHeaders()[1].offset);
+            return seen;
+        };
+        using Segments = std::vector<std::pair<uint32_t, uint32_t>>;
+        CHECK(segments(0) == Segments{{PT_PHDR, PF_R},
+                                      {PT_LOAD, PF_R},
+                                      {PT_LOAD, PF_R},
+                                      {PT_LOAD, PF_R | PF_X},
+                                      {PT_LOAD, PF_R | PF_W}});
+        CHECK(segments(CULD_ARCH_F_CONST0_AFTER_DATA) == Segments{{PT_PHDR, PF_R},
+                                                                  {PT_LOAD, PF_R},
+                                                                  {PT_LOAD, PF_R | PF_X},
+                                                                  {PT_LOAD, PF_R | PF_W},
+                                                                  {PT_LOAD, PF_R}});
     }
     SECTION("info_tail_codes") {
         // The tail codes leave the reversal and close the list in input
@@ -478,6 +490,20 @@ TEST_CASE("arch record values reach the output", "[plugin-boundary]") {
             linkEdited("sm90", 90, [](culd_arch_info &a) { a.reserved_smem_offset0 = 0x40; });
         CHECK(offset0(hopper) == 0);
         CHECK(offset0(moved) == 0x40);
+    }
+    SECTION("optimizer_cbank") {
+        // Jump tables (88-virtual-functions): the plugin's bank number pairs
+        // .nv.merc.nv.constant.optimizer.<f> with .nv.constant2.<f>; the
+        // link then stops at the capsule that needs their offset, and
+        // without the number at the section that has no twin.
+        std::vector<fs::path> in = {fixture("88-virtual-functions", "sm_100", "a.cubin"),
+                                    fixture("88-virtual-functions", "sm_100", "b.cubin")};
+        MockDescriptor plain("sm100-mercury"), mock("sm100-mercury");
+        mock.arch(100).optimizer_cbank = 0;
+        std::string paired = link(plain, "sm_100", in).outcome;
+        std::string unpaired = link(mock, "sm_100", in).outcome;
+        CHECK(paired.find("jump tables into its capsule") != std::string::npos);
+        CHECK(unpaired.find("no SASS section it shadows") != std::string::npos);
     }
     SECTION("max_cbank_size") {
         MockDescriptor mock("sm70");

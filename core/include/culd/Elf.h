@@ -43,6 +43,7 @@ constexpr uint32_t SHT_CUDA_CONSTANT0 = 0x70000064; // + bank number (0..17)
 constexpr uint32_t SHT_CUDA_MERC_CONSTANT_USER = 0x7000007C;
 constexpr uint32_t SHT_CUDA_MERC_RELA = 0x70000082;
 constexpr uint32_t SHT_CUDA_MERC_INFO = 0x70000083;
+constexpr uint32_t SHT_CUDA_MERC_CONSTANT_OPTIMIZER = 0x70000084;
 constexpr uint32_t SHT_CUDA_MERC_SYMTAB = 0x70000085;
 constexpr uint32_t SHT_CUDA_COMPAT = 0x70000086;
 constexpr uint32_t SHT_CUDA_HOST = 0x70000087;

@@ -12,6 +12,7 @@
 namespace culd {
 
 struct Symbol;
+struct InputSection;
 struct OutputSection;
 struct ElfSection;
 class Plugin;
@@ -42,6 +43,9 @@ struct RelocKeep {
     // A Mercury relocation: the input section it came from, whose name,
     // type and flags its output section takes.
     const ElfSection *mercuryRela = nullptr;
+    // The section it patches, named after its output's like the relocation
+    // section (a device function's jump tables in a kernel's bank).
+    const InputSection *mercuryPatched = nullptr;
 };
 
 // Value of one bit action (before it is masked to the field width).

@@ -122,6 +122,10 @@ struct InputSection {
     // Where it went.
     OutputSection *out = nullptr;
     uint64_t outOffset = 0;
+    // The other outputs holding it, at the same outOffset: a device
+    // function's constants, copied into the bank of every kernel that
+    // reaches it (FunctionBanks.cpp), and their Mercury twins.
+    std::vector<OutputSection *> copies;
 
     std::string_view name() const { return header->name; }
     ByteView bytes() const { return header->data; }

@@ -19,6 +19,23 @@ inline bool endsWith(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+// `name` renamed as `from` was renamed to `to`: the tail `name` shares
+// with `from` takes `to`'s tail instead, when `to` keeps the rest of `from`
+// (".nv.merc.rela.nv.constant.optimizer.f", ".nv.merc.nv.constant.optimizer.f"
+// -> ".nv.merc.nv.constant.optimizer.k" gives "....optimizer.k"). `name`
+// itself when there is no such tail.
+inline std::string renamedLike(std::string_view name, std::string_view from,
+                               std::string_view to) {
+    size_t common = 0;
+    while (common < name.size() && common < from.size() &&
+           name[name.size() - 1 - common] == from[from.size() - 1 - common])
+        ++common;
+    std::string_view kept = from.substr(0, from.size() - common);
+    if (common == 0 || !startsWith(to, kept))
+        return std::string(name);
+    return std::string(name.substr(0, name.size() - common)) + std::string(to.substr(kept.size()));
+}
+
 // Whether raw bytes (a file's start) begin with `magic`.
 inline bool startsWith(ByteView bytes, std::string_view magic) {
     return bytes.size >= magic.size() && std::memcmp(bytes.data, magic.data(), magic.size()) == 0;

@@ -67,6 +67,7 @@ public:
     uint32_t reservedSharedOffset0() const { return arch_.reserved_smem_offset0; }
     uint64_t maxConstantBankSize() const { return arch_.max_cbank_size; }
     uint32_t userConstantBank() const { return arch_.user_cbank; }
+    uint32_t optimizerConstantBank() const { return arch_.optimizer_cbank; }
 
     // Relocations: the plugin's row for `type` (nullptr when unknown), and
     // whether the row's gating class admits it on this target.

@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 2u
+#define CULD_PLUGIN_ABI_MINOR 3u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -229,9 +229,11 @@ typedef enum culd_phdr_layout {
                                LOAD R+W over the data windows (when any),
                                LOAD R+X over the program header table */
     CULD_PHDR_SPLIT = 2     /* PHDR (R), LOAD R over the program header
-                               table, LOAD R+X over code, LOAD R+W over the
-                               data windows (when any), LOAD R over the
-                               constant banks (when any). ABI 2.1 */
+                               table, LOAD R over the constant banks before
+                               the code, LOAD R+X over code, LOAD R+W over
+                               the data windows, LOAD R over the constant
+                               banks after them (each when any). ABI 2.1;
+                               the banks before the code since ABI 2.3 */
 } culd_phdr_layout;
 
 /* ELF header encoding family. */
@@ -266,6 +268,10 @@ typedef struct culd_arch_info {
      * value of `.nv.reservedSmem.offset0` (0x40 on sm_100+, 0 on sm_90).
      * The .nv.shared.reserved.<x> sections are laid out from there. */
     uint32_t reserved_smem_offset0;
+    /* ABI 2.3: the bank of the compiler's per-function constants (jump
+     * tables: .nv.constant2.<f> on sm_100+); 0 when none has a Mercury
+     * twin. */
+    uint32_t optimizer_cbank;
 } culd_arch_info;
 
 /* ------------------------------------------------------------------------- */
@@ -322,7 +328,13 @@ typedef enum culd_mercury_kind {
     CULD_MERC_RELA = 3,   /* .nv.merc.rela<target> */
     CULD_MERC_SYMTAB = 4, /* .nv.merc.symtab */
     CULD_MERC_ALIAS = 5,  /* shares bytes with a SASS twin */
-    CULD_MERC_DATA = 6    /* other shadow data (debug copies ...) */
+    CULD_MERC_DATA = 6,   /* other shadow data (debug copies ...) */
+    /* ABI 2.3: a function's compiler constants (.nv.merc.nv.constant.
+     * optimizer.<f>). mercury_twin gives where the function's name starts;
+     * the twin is that function's .nv.constant<optimizer_cbank>.<f>, and
+     * the section is copied wherever the twin is: into the bank of every
+     * kernel that reaches a device function, at the twin's offset. */
+    CULD_MERC_FUNCTION_BANK = 7
 } culd_mercury_kind;
 
 typedef int32_t (*culd_apply_relocations_fn)(const culd_host *host, uint32_t sm,

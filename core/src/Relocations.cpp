@@ -90,9 +90,10 @@ public:
                 continue;
             // Its place, should nothing be kept in it: nvlink writes a
             // function's SASS and Mercury relocation sections as a pair.
-            for (OutputSection *out : outputsOf(*target))
-                if (out->keepsRelocationSection)
-                    ctx_.emptyRelocationSections.push_back({out, ctx_.keptRelocs.size()});
+            forEachOutput(*target, [&](OutputSection &out) {
+                if (out.keepsRelocationSection)
+                    ctx_.emptyRelocationSections.push_back({&out, ctx_.keptRelocs.size()});
+            });
             bool rela = relocHeader->type == SHT_RELA;
             for (const ElfReloc &r : file.elf().relocations(*relocHeader))
                 scan(file, *relocHeader, *target, r, rela);
@@ -288,18 +289,19 @@ private:
         return mercuryRela_ && s.shadow && s.shadow->out ? *s.shadow : s;
     }
 
-    // Every output holding `s`: its place and its copies.
-    static std::vector<OutputSection *> outputsOf(const InputSection &s) {
-        std::vector<OutputSection *> outs{s.out};
-        outs.insert(outs.end(), s.copies.begin(), s.copies.end());
-        return outs;
+    // Calls `f` on every output holding `s`: its place, then its copies.
+    template <typename F> static void forEachOutput(const InputSection &s, F f) {
+        f(*s.out);
+        for (OutputSection *copy : s.copies)
+            f(*copy);
     }
 
     // Kept once in every output holding the patched section.
     void keep(InputSection &target, uint64_t offset, const culd_reloc_desc &desc, Symbol &sym,
               int64_t addend, bool rela, bool resolved) {
-        for (OutputSection *out : outputsOf(target))
-            keepIn(*out, target, offset, desc, sym, addend, rela, resolved);
+        forEachOutput(target, [&](OutputSection &out) {
+            keepIn(out, target, offset, desc, sym, addend, rela, resolved);
+        });
     }
 
     void keepIn(OutputSection &out, const InputSection &target, uint64_t offset,

@@ -296,10 +296,10 @@ void applyShiftOnly(std::vector<Insn> &code, size_t p0, uint32_t b0) {
 // (libcudadevrt's memcpy_3d_device: an LDCU sharing the last barrier
 // becomes its own group, waited on where its register is first read; one
 // sharing the R1 barrier joins an earlier group), which the fixed groups
-// here cannot follow. Returns the first one, or npos.
+// here cannot follow. Returns the first one up to `end` (the shift range's
+// last instruction), or npos.
 size_t firstForcedShare(const std::vector<Insn> &code, const std::vector<Pending> &in,
-                        const std::vector<bool> &reached, size_t p0, uint32_t b0) {
-    size_t end = shiftRangeEnd(code, p0, b0);
+                        const std::vector<bool> &reached, size_t p0, uint32_t b0, size_t end) {
     for (size_t i = p0 + 1; i <= end; ++i) {
         if (!reached[i])
             continue;
@@ -330,7 +330,8 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0, std::string &er
         error = "too many scoreboard producers pending at once to analyse";
         return false;
     }
-    size_t shared = firstForcedShare(code, in, reached, p0, b0);
+    const size_t end = shiftRangeEnd(code, p0, b0);
+    size_t shared = firstForcedShare(code, in, reached, p0, b0, end);
     if (shared != std::string::npos) {
         error = "the producer at offset " + hex(shared * 16) +
                 " shares a scoreboard barrier for want of a free one; nvlink re-derives its "
@@ -372,7 +373,6 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0, std::string &er
     }
 
     // Colour the groups in program order of their first slot.
-    size_t end = shiftRangeEnd(code, p0, b0);
     std::unordered_map<Slot, uint32_t> colour;
     for (size_t i = 0; i < n; ++i) {
         if (i == p0)

@@ -45,6 +45,15 @@ Insn bra(size_t from, size_t to, bool predicated, uint32_t wait = 0) {
     return i;
 }
 
+// `code` as the finaliser rewrites it, which must succeed.
+std::vector<Insn> rewritten(std::vector<Insn> code,
+                            Allocation allocation = Allocation::Reallocate) {
+    std::string error;
+    if (!rewriteScoreboards(code, error, allocation))
+        FAIL(error);
+    return code;
+}
+
 uint32_t wbar(const Insn &i) { return getBits(i, kWriteBarrierBit, 3); }
 uint32_t rbar(const Insn &i) { return getBits(i, kReadBarrierBit, 3); }
 uint32_t waits(const Insn &i) { return getBits(i, kWaitMaskBit, 6); }
@@ -246,9 +255,7 @@ TEST_CASE("mercury finaliser: barrier indices above the R1 barrier shift down", 
         make(kIadd, kNone, kNone, 1 << 2 | 1 << 3), // 4: waits 2+3 (the LDGs)
         exitInsn(1 << 1),                        // 5: waits the R1 load
     };
-    std::vector<Insn> out = code;
-    std::string error;
-    REQUIRE(rewriteScoreboards(out, error));
+    std::vector<Insn> out = rewritten(code);
     CHECK(wbar(out[0]) == 0);
     CHECK(wbar(out[1]) == kNone);
     CHECK(wbar(out[2]) == 1);
@@ -258,8 +265,7 @@ TEST_CASE("mercury finaliser: barrier indices above the R1 barrier shift down", 
     CHECK(waits(out[4]) == (1 << 1 | 1 << 2));
     CHECK(waits(out[5]) == 0);
     // The shift-only rule agrees on this straight-line code.
-    std::vector<Insn> shifted = code;
-    REQUIRE(rewriteScoreboards(shifted, error, Allocation::ShiftOnly));
+    std::vector<Insn> shifted = rewritten(code, Allocation::ShiftOnly);
     CHECK(shifted == out);
 }
 
@@ -273,17 +279,14 @@ TEST_CASE("mercury finaliser: a global load keeps a free write barrier of 2", "[
         make(kIadd, kNone, kNone, 1 << 1 | 1 << 2 | 1 << 4), // 5
         exitInsn(1 << 0),                           // 6
     };
-    std::vector<Insn> out = code;
-    std::string error;
-    REQUIRE(rewriteScoreboards(out, error));
+    std::vector<Insn> out = rewritten(code);
     CHECK(wbar(out[1]) == 0);
     CHECK(wbar(out[3]) == 2);
     CHECK(rbar(out[3]) == 0);
     CHECK(wbar(out[4]) == 3);
     CHECK(waits(out[5]) == (1u << 2 | 1u << 0 | 1u << 3));
     // The shift rule alone would move the load to barrier 1.
-    std::vector<Insn> shifted = code;
-    REQUIRE(rewriteScoreboards(shifted, error, Allocation::ShiftOnly));
+    std::vector<Insn> shifted = rewritten(code, Allocation::ShiftOnly);
     CHECK(wbar(shifted[3]) == 1);
 }
 
@@ -302,9 +305,7 @@ TEST_CASE("mercury finaliser: a global load whose barrier is taken stays above 1
         make(kIadd, kNone, kNone, 1 << 2 | 1 << 3), // 7
         exitInsn(1 << 0),                           // 8
     };
-    std::vector<Insn> out = code;
-    std::string error;
-    REQUIRE(rewriteScoreboards(out, error));
+    std::vector<Insn> out = rewritten(code);
     CHECK(wbar(out[3]) == 1);
     CHECK(wbar(out[5]) == 2);
     CHECK(wbar(out[6]) == 3);
@@ -325,9 +326,7 @@ TEST_CASE("mercury finaliser: a global load moves down to the lowest free barrie
         make(kStg, kNone, kNone, 1 << 3),           // 6
         exitInsn(),                                 // 7
     };
-    std::vector<Insn> out = code;
-    std::string error;
-    REQUIRE(rewriteScoreboards(out, error));
+    std::vector<Insn> out = rewritten(code);
     CHECK(wbar(out[1]) == 0);
     CHECK(wbar(out[2]) == 1);
     CHECK(wbar(out[4]) == 2);
@@ -383,9 +382,7 @@ TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]"
         make(kStg, kNone, kNone, 1 << 1),            // 7: waits X (via the branch)
         exitInsn(),                                  // 8
     };
-    std::vector<Insn> out = code;
-    std::string error;
-    REQUIRE(rewriteScoreboards(out, error));
+    std::vector<Insn> out = rewritten(code);
     uint32_t x = wbar(out[1]), y = wbar(out[3]);
     REQUIRE(x < kNumBarriers);
     REQUIRE(y < kNumBarriers);
@@ -397,8 +394,7 @@ TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]"
     CHECK(y == 1); // lowest colour free while X is live
     CHECK(waits(out[2]) == 0);
 
-    std::vector<Insn> shifted = code;
-    REQUIRE(rewriteScoreboards(shifted, error, Allocation::ShiftOnly));
+    std::vector<Insn> shifted = rewritten(code, Allocation::ShiftOnly);
     CHECK(wbar(shifted[1]) == 0);
     CHECK_FALSE(waits(shifted[7]) >> 0 & 1); // H2 alone drops X -> 7
 }
@@ -415,9 +411,7 @@ TEST_CASE("mercury finaliser: a dependency over a loop back edge is kept", "[mer
         make(kStg, kNone, kNone, 1 << 1),         // 5: waits B
         exitInsn(1 << 0),                         // 6
     };
-    std::vector<Insn> out = code;
-    std::string error;
-    REQUIRE(rewriteScoreboards(out, error));
+    std::vector<Insn> out = rewritten(code);
     uint32_t a = wbar(out[1]), b = wbar(out[3]);
     CHECK(waits(out[2]) >> a & 1);
     CHECK(waits(out[2]) >> b & 1);

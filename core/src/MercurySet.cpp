@@ -206,18 +206,17 @@ void makeConcatenation(Context &ctx, OutputSection &sass, InputSection &first) {
     // The reserved shared memory is laid out per variable that won
     // (ReservedShared.cpp); its Mercury twin holds the copies of the
     // sections that hold one (sm_110: one 0x80-byte copy however many
-    // inputs have it).
+    // inputs have it, whose string-table size the plugin's finaliser
+    // rewrites as nvlink does).
     ReservedSharedVariables winners;
     if (perVariable)
         winners = reservedSharedVariables(ctx);
-    size_t lostCopies = 0;
     for (const SectionPiece &p : sass.pieces) {
         InputSection *shadow = p.input->shadow;
         if (!shadow || !shadow->isLive())
             continue;
         if (perVariable && !winners.count(p.input)) {
             shadow->live = false; // a copy that lost, dropped with its variable
-            ++lostCopies;
             continue;
         }
         uint64_t offset = alignTo(out->size, shadow->alignment());
@@ -227,13 +226,6 @@ void makeConcatenation(Context &ctx, OutputSection &sass, InputSection &first) {
         shadow->out = out;
         shadow->outOffset = offset;
     }
-    // With copies from several inputs nvlink rewrites the one it keeps (a
-    // word at 0x60 of sm_110's copy: 0x10d and 0x139 in, 0x187 out), which
-    // culd does not model.
-    if (lostCopies && !out->pieces.empty())
-        refuse(*out->pieces.front().input->file, out->name,
-               "the Mercury copy of reserved shared memory several inputs define, "
-               "which nvlink rewrites");
 }
 
 // A kernel's bank of compiler constants: each piece's shadow at its twin's

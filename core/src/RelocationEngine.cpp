@@ -41,7 +41,8 @@ uint32_t intrinsicShift(uint16_t kind) {
     return 0;
 }
 
-// The span of bytes the actions of `desc` touch, from `offset`.
+} // namespace
+
 uint64_t bytesTouched(const culd_reloc_desc &desc) {
     uint32_t end = 0;
     for (uint32_t i = 0; i < desc.num_actions; ++i) {
@@ -51,8 +52,6 @@ uint64_t bytesTouched(const culd_reloc_desc &desc) {
     }
     return (end + 7) / 8;
 }
-
-} // namespace
 
 uint64_t extractBits(const uint8_t *p, uint32_t offset, uint32_t width) {
     uint64_t out = 0;

@@ -205,15 +205,12 @@ private:
         if (apply && target.mercuryKind == CULD_MERC_CODE) {
             // Except the offsets of the function's jump tables in its
             // kernels' banks: nvlink writes each into the capsule's encoded
-            // instruction, a place culd cannot find without decoding it.
+            // instruction, which the plugin finds from the SASS twin's
+            // instruction the same table patches.
             if (sym->section && sym->section->shadow &&
                 sym->section->shadow->mercuryKind == CULD_MERC_FUNCTION_BANK)
-                throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
-                                 "': relocation " + ctx_.target.relocName(r.type) +
-                                 " at offset " + hex(r.offset) + " against '" +
-                                 std::string(sym->name) +
-                                 "': nvlink writes the offset of the function's jump tables "
-                                 "into its capsule, which culd does not model yet");
+                record(*target.out, target.outOffset + capsuleField(file, relocHeader, target, r),
+                       *desc, *sym, kind, r.addend, !rela, target.owner);
             return;
         }
         if (!apply)
@@ -236,6 +233,47 @@ private:
         if (ctx_.opts.preserveRelocs && ctx_.target.keepsResolvedRelocs() &&
             role.kind == SectionKind::Debug)
             keep(target, offset, *desc, *sym, r.addend, true, true);
+    }
+
+    // Where relocation `r` of a capsule goes: the plugin decodes the
+    // capsule, given the SASS twin's instruction that the same symbol
+    // patches -- exactly one, or the pairing is refused.
+    uint64_t capsuleField(const ObjectFile &file, const ElfSection &relocHeader,
+                          const InputSection &capsule, const ElfReloc &r) {
+        auto fail = [&](const std::string &why) {
+            return FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
+                              "': relocation " + ctx_.target.relocName(r.type) + " at offset " +
+                              hex(r.offset) + " against '" +
+                              std::string(file.symbols[r.symbol]->name) + "': " + why);
+        };
+        std::vector<uint64_t> twinOffsets = twinRelocationOffsets(file, capsule.twin, r.symbol);
+        if (twinOffsets.size() != 1)
+            throw fail(std::to_string(twinOffsets.size()) +
+                       " relocations of the SASS twin use the symbol; culd pairs the capsule's "
+                       "field with exactly one");
+        try {
+            uint64_t field = ctx_.target.capsuleField(capsule.bytes(), r.type, twinOffsets[0]);
+            if (field >= capsule.size() || capsule.size() - field < bytesTouched(*ctx_.target.reloc(r.type)))
+                throw FatalError("the plugin placed it at " + hex(field) +
+                                 ", outside the capsule");
+            return field;
+        } catch (const FatalError &e) {
+            throw fail(e.what());
+        }
+    }
+
+    // The offsets in `twin` of its relocations against symbol `symbol`
+    // (the Mercury symbol table mirrors .symtab, so the index is shared).
+    static std::vector<uint64_t> twinRelocationOffsets(const ObjectFile &file,
+                                                       const InputSection *twin,
+                                                       uint32_t symbol) {
+        std::vector<uint64_t> offsets;
+        for (const auto &[header, target] : file.relocSections)
+            if (twin && target == twin)
+                for (const ElfReloc &r : file.elf().relocations(*header))
+                    if (r.symbol == symbol)
+                        offsets.push_back(r.offset);
+        return offsets;
     }
 
     // The debug sections whose entries nvlink drops the relocations of

@@ -51,6 +51,29 @@ std::string_view Target::mercuryTwinName(std::string_view mercuryName) const {
     return at == 0 || at >= mercuryName.size() ? std::string_view() : mercuryName.substr(at);
 }
 
+uint64_t Target::capsuleField(ByteView capsule, uint32_t relocType, uint64_t twinOffset) const {
+    bool hooked = desc_.abi_minor >= 4 &&
+                  desc_.struct_size >= offsetof(culd_plugin_descriptor, capsule_field) +
+                                           sizeof(desc_.capsule_field) &&
+                  desc_.capsule_field;
+    if (!hooked)
+        throw FatalError("plugin '" + plugin_.name() + "' cannot place linker values in capsules");
+    std::string error;
+    culd_host host{};
+    host.struct_size = sizeof host;
+    host.opaque = &error;
+    host.report = [](void *opaque, uint32_t level, const char *msg) {
+        if (level >= CULD_LOG_ERROR)
+            *static_cast<std::string *>(opaque) = msg;
+    };
+    uint64_t field = 0;
+    int32_t rc = desc_.capsule_field(&host, arch_.sm, capsule.data, capsule.size, relocType,
+                                     twinOffset, &field);
+    if (rc != 0 || !error.empty())
+        throw FatalError(error.empty() ? "plugin '" + plugin_.name() + "' cannot place it" : error);
+    return field;
+}
+
 bool Target::admitEiattr(uint8_t code, std::string_view file, std::string_view section) const {
     if (!desc_.eiattr_policy)
         return true;

@@ -91,6 +91,7 @@ public:
         orderSections();
         addExtendedSectionIndices();
         numberSymbols();
+        renameBankSymbols();
         for (OutputSection *s : sections_)
             if (s->build)
                 s->build(*s);
@@ -378,9 +379,12 @@ private:
         // Where the plugin says so, the kernels' constant banks get their
         // section symbols only after the globals (nvlink makes them at
         // layout and does not re-sort the table; a module bank such as
-        // .nv.constant3 stays among the locals).
+        // .nv.constant3 stays among the locals, and so does a bank with a
+        // Mercury twin -- the jump tables' -- which the Mercury table
+        // mirrors).
         auto late = [&](const OutputSection *s) {
-            return ctx_.target.lateSectionSymbolsLast() && s->kind == SectionKind::ConstantEntry;
+            return ctx_.target.lateSectionSymbolsLast() &&
+                   s->kind == SectionKind::ConstantEntry && !s->shadow;
         };
         for (OutputSection *s : sections_)
             if (s->kind == SectionKind::Note)
@@ -434,11 +438,35 @@ private:
             s->outIndex = ++index;
     }
 
+    // Under -r a Mercury family's linker renames the jump-table symbols
+    // of the functions' compiler constants after the function, counting
+    // them per input file in symbol-table order (nvlink 13.0, sm_100+).
+    void renameBankSymbols() {
+        std::string_view prefix = ctx_.target.relocatableBankSymbolPrefix();
+        if (!ctx_.opts.relocatable || prefix.empty())
+            return;
+        for (auto &file : ctx_.files) {
+            uint32_t ordinal = 0;
+            for (const Symbol *s : file->symbols) {
+                const InputSection *bank = s && s->isLocal && !s->isSectionSymbol ? s->section
+                                                                                   : nullptr;
+                if (!bank || !bank->owner || !bank->shadow ||
+                    bank->shadow->mercuryKind != CULD_MERC_FUNCTION_BANK)
+                    continue;
+                renamed_[s] = std::string(prefix) + std::string(bank->owner->name) + "." +
+                              std::to_string(++ordinal);
+            }
+        }
+    }
+
     // One .symtab entry as nvlink writes it.
     Sym64 symtabEntry(const Symbol &s, uint32_t *sectionIndex) {
         Sym64 e{};
         OutputSection *sec = outputSectionOf(s);
-        e.name = s.isSectionSymbol ? 0 : ctx_.strtab.add(s.name);
+        auto renamed = renamed_.find(&s);
+        e.name = s.isSectionSymbol ? 0
+                                   : ctx_.strtab.add(renamed == renamed_.end() ? s.name
+                                                                             : renamed->second);
         uint8_t type = s.type;
         if (type == STT_CUDA_OBJECT && !ctx_.opts.relocatable)
             type = STT_OBJECT;
@@ -804,6 +832,7 @@ private:
     OutputSection *mercurySymtab_ = nullptr; // where the output carries a Mercury set
     std::map<OutputSection *, std::vector<const RelocKeep *>> relocs_;
     std::vector<Symbol *> locals_, globals_, lateLocals_;
+    std::unordered_map<const Symbol *, std::string> renamed_; // renameBankSymbols
     std::unordered_map<const Symbol *, const ObjectFile *> firstAppearance_;
     std::unordered_map<const OutputSection *, uint32_t> shNames_;
 };

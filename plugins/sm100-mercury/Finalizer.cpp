@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 #include <unordered_map>
 
 namespace culd::mercury {
@@ -714,6 +715,54 @@ FinalizeResult numberCapsules(const uint8_t *data, size_t size) {
         if (result.image.empty())
             result.image.assign(data, data + size);
         std::memcpy(result.image.data() + capsule.offset, &text, 4);
+    }
+    result.status = result.image.empty() ? FinalizeResult::Status::Unchanged
+                                         : FinalizeResult::Status::Rewritten;
+    return result;
+}
+
+// sm_110's Mercury copy of reserved shared memory (.nv.merc.nv.shared.
+// reserved.0) holds at 0x40 a copy of a .shstrtab section header (name 1,
+// SHT_STRTAB, offset 0x40, alignment 1) whose sh_size, at 0x60, is the
+// offset of the first .nv.constant0.<k> section's name in the output's own
+// .shstrtab: the size the table had when nvlink took the copy (measured on
+// 66 of 66 links, -r too; the compiler's copy holds its own offset).
+FinalizeResult fillStringTableCopies(const uint8_t *data, size_t size) {
+    constexpr uint64_t kHeaderCopy = 0x40, kSizeField = kHeaderCopy + 0x20;
+    Image image(data, size);
+    std::string error;
+    if (!image.parse(error))
+        return failure(error);
+    const auto &secs = image.sections();
+    std::optional<uint32_t> firstBankName;
+    for (size_t i = 0; i < secs.size() && !firstBankName; ++i) {
+        std::string name;
+        if (image.sectionName(i, name) && name.rfind(".nv.constant0.", 0) == 0)
+            firstBankName = secs[i].name;
+    }
+    FinalizeResult result;
+    for (size_t i = 0; i < secs.size(); ++i) {
+        std::string name;
+        if (!image.sectionName(i, name) || name.rfind(".nv.merc.nv.shared.reserved.", 0) != 0 ||
+            secs[i].type == kShtNobits || secs[i].size < kHeaderCopy + 0x40)
+            continue;
+        const uint8_t *copy = image.bytes(secs[i]) + kHeaderCopy;
+        bool stringTableHeader = load<uint32_t>(copy) == 1 && load<uint32_t>(copy + 4) == 3 &&
+                                 load<uint64_t>(copy + 0x18) == kHeaderCopy &&
+                                 load<uint64_t>(copy + 0x30) == 1;
+        if (!stringTableHeader)
+            return failure("section '" + name +
+                           "' does not hold the string-table header copy culd knows");
+        if (!firstBankName)
+            return failure("section '" + name +
+                           "' copies a string-table size culd cannot derive: the output has no "
+                           ".nv.constant0 section");
+        uint64_t value = *firstBankName;
+        if (load<uint64_t>(copy + 0x20) == value)
+            continue;
+        if (result.image.empty())
+            result.image.assign(data, data + size);
+        std::memcpy(result.image.data() + secs[i].offset + kSizeField, &value, 8);
     }
     result.status = result.image.empty() ? FinalizeResult::Status::Unchanged
                                          : FinalizeResult::Status::Rewritten;

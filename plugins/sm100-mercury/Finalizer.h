@@ -74,4 +74,8 @@ FinalizeResult finalizeImage(const uint8_t *image, size_t size,
 // of its function's .text, as nvlink does.
 FinalizeResult numberCapsules(const uint8_t *image, size_t size);
 
+// Writes into sm_110's Mercury copy of reserved shared memory the size of
+// the .shstrtab header copy it holds, as nvlink does (see the .cpp).
+FinalizeResult fillStringTableCopies(const uint8_t *image, size_t size);
+
 } // namespace culd::mercury

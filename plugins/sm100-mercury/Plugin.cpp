@@ -15,6 +15,7 @@
 #include <culd/plugin.hpp>
 #include <culd-nvidia/Nvidia.h>
 
+#include "Capsule.h"
 #include "Finalizer.h"
 
 #include <cstring>
@@ -52,6 +53,8 @@ culd_arch_info blackwell(uint32_t sm) {
     a.reserved_smem = 0x400;
     a.reserved_smem_offset0 = 0x40;
     a.optimizer_cbank = 2;
+    // nvlink -r: _Z3sw1ii.const_opt.0.12 -> .nv.constant.optimizer._Z3sw1ii.1
+    a.relocatable_bank_symbol_prefix = ".nv.constant.optimizer.";
     a.reloc_style = CULD_RELOC_STYLE_RELA_ONLY;
     return a;
 }
@@ -147,6 +150,22 @@ public:
         return 0;
     }
 
+    // nvlink writes a jump table's offset into the capsule's table load as
+    // into its SASS twin (Capsule.cpp); no other capsule field is patched.
+    bool hasCapsuleFields() const override { return true; }
+    int32_t capsuleField(const culd_host &host, uint32_t, const uint8_t *capsule, uint64_t size,
+                         uint32_t relocType, uint64_t twinOffset,
+                         uint64_t &field) const override {
+        constexpr uint32_t kMercuryAbs16 = culd::nvidia::kMercuryTypeBase + 0x04;
+        std::string error = "culd patches only jump-table offsets (R_MERCURY_ABS16) in capsules";
+        if (relocType == kMercuryAbs16 &&
+            culd::mercury::jumpTableField(capsule, static_cast<size_t>(size), twinOffset, field,
+                                          error))
+            return 0;
+        report(host, CULD_LOG_ERROR, error);
+        return -1;
+    }
+
     // nvlink re-finalises sm_100+ kernels after the link: the scoreboard of
     // the stack-pointer load is dropped and the barriers re-allocated
     // (Finalizer.cpp). Debug links either keep the code or make nvlink
@@ -156,15 +175,20 @@ public:
                      culd_buffer &out) override {
         using namespace culd::mercury;
         const std::string arch = "sm_" + std::to_string(sm);
-        // Capsules first: they name their .text by its output index.
-        FinalizeResult numbered = numberCapsules(image, static_cast<size_t>(size));
-        if (numbered.status == FinalizeResult::Status::Error) {
-            report(host, CULD_LOG_ERROR, "malformed " + arch + " output: " + numbered.error);
-            return -1;
-        }
-        if (numbered.status == FinalizeResult::Status::Rewritten) {
-            image = numbered.image.data();
-            size = numbered.image.size();
+        // Capsules first: they name their .text by its output index; then
+        // sm_110's copy of a string-table header.
+        std::vector<uint8_t> fixed;
+        for (auto fixup : {numberCapsules, fillStringTableCopies}) {
+            FinalizeResult step = fixup(image, static_cast<size_t>(size));
+            if (step.status == FinalizeResult::Status::Error) {
+                report(host, CULD_LOG_ERROR, "malformed " + arch + " output: " + step.error);
+                return -1;
+            }
+            if (step.status == FinalizeResult::Status::Rewritten) {
+                fixed = std::move(step.image);
+                image = fixed.data();
+                size = fixed.size();
+            }
         }
         FinalizeResult result;
         switch (debugAction(host.link_flags & CULD_LINK_F_DEBUG,
@@ -193,7 +217,7 @@ public:
         if (result.status == FinalizeResult::Status::Rewritten) {
             image = result.image.data();
             size = result.image.size();
-        } else if (numbered.status != FinalizeResult::Status::Rewritten) {
+        } else if (fixed.empty()) {
             return 1;
         }
         uint8_t *dst = out.grow ? out.grow(out.opaque, size) : nullptr;

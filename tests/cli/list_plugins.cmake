@@ -10,7 +10,7 @@ endif()
 foreach(expected
     "mock  ${MOCK_PLUGIN_DIR}/good/libculd-plugin-mock.so"
     "SMs: sm_999[a]"
-    "ABI mismatch: plugin ABI 3.3, culd ABI 2.3 (major versions differ)"
+    "ABI mismatch: plugin ABI 3.4, culd ABI 2.4 (major versions differ)"
     "missing entry point 'culd_plugin_entry'"
     "libculd-plugin-garbage.so': not a loadable shared object")
   string(FIND "${out}" "${expected}" at)

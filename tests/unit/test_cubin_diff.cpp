@@ -1,6 +1,8 @@
 // CubinDiff on real nvlink output: a file against itself, against copies
 // changed only in numbering or order (equivalent), and against copies with
 // one real change (different, and the difference names what changed).
+#include "LinkUtil.h"
+
 #include "culd/CubinDiff.h"
 #include "culd/Diagnostics.h"
 #include "culd/Elf.h"
@@ -554,5 +556,46 @@ TEST_CASE("cubin diff: a capsule's first word is compared by the section it name
         INFO(report(r));
         CHECK(r.verdict == CubinDiffVerdict::Different);
         CHECK(mentions(r, DiffKind::Section, "section '.nv.capmerc.text._Z5scalefi': content differs"));
+    }
+}
+
+// sm_110's Mercury copy of reserved shared memory holds a copy of a
+// .shstrtab header whose sh_size (at 0x60) is an offset into the file's own
+// .shstrtab: compared by the string it points at. culd's string table is
+// laid out differently from nvlink's, so the raw words differ while both
+// name the first .nv.constant0 section; pointing at another string, or
+// changing another byte of the section, is a difference.
+TEST_CASE("cubin diff: the string-table size in sm_110's reserved copy is compared by name",
+          "[cubindiff]") {
+    const std::string dir = kCase + "sm_110/";
+    culd::test::TempDir tmp;
+    const std::string out = (tmp.path() / "culd.cubin").string();
+    REQUIRE(culd::test::linkInProcess({"-arch=sm_110", dir + "lib.cubin", dir + "main.cubin",
+                                       "-o", out}) == "ok");
+    std::vector<uint8_t> nv = readFile(dir + "nvlink.cubin"), mine = readFile(out);
+    ElfFile fn = parse(nv, "A"), fm = parse(mine, "B");
+    const ElfSection &copyA = sectionNamed(fn, ".nv.merc.nv.shared.reserved.0");
+    const ElfSection &copyB = sectionNamed(fm, ".nv.merc.nv.shared.reserved.0");
+    const uint64_t atA = copyA.offset + 0x60, atB = copyB.offset + 0x60;
+    REQUIRE(load<uint64_t>(nv, atA) == sectionNamed(fn, ".nv.constant0._Z5applyPfPKfi").nameOffset);
+    REQUIRE(load<uint64_t>(mine, atB) ==
+            sectionNamed(fm, ".nv.constant0._Z5applyPfPKfi").nameOffset);
+    CHECK(load<uint64_t>(nv, atA) != load<uint64_t>(mine, atB));
+    CHECK(diffBytes(nv, mine).verdict == CubinDiffVerdict::Equivalent);
+
+    SECTION("another string") {
+        store<uint64_t>(mine, atB, sectionNamed(fm, ".nv.shared.reserved.0").nameOffset);
+        CubinDiffResult r = diffBytes(nv, mine);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Section, "string-table size copied at 0x60 points at"));
+    }
+    SECTION("another byte of the copy") {
+        mine[copyB.offset + 0x70] ^= 0x02;
+        CubinDiffResult r = diffBytes(nv, mine);
+        INFO(report(r));
+        CHECK(r.verdict == CubinDiffVerdict::Different);
+        CHECK(mentions(r, DiffKind::Section,
+                       "section '.nv.merc.nv.shared.reserved.0': content differs"));
     }
 }

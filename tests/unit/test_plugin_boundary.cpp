@@ -493,16 +493,16 @@ TEST_CASE("arch record values reach the output", "[plugin-boundary]") {
     }
     SECTION("optimizer_cbank") {
         // Jump tables (88-virtual-functions): the plugin's bank number pairs
-        // .nv.merc.nv.constant.optimizer.<f> with .nv.constant2.<f>; the
-        // link then stops at the capsule that needs their offset, and
-        // without the number at the section that has no twin.
+        // .nv.merc.nv.constant.optimizer.<f> with .nv.constant2.<f>, and
+        // the link goes through; without the number it stops at the
+        // section that has no twin.
         std::vector<fs::path> in = {fixture("88-virtual-functions", "sm_100", "a.cubin"),
                                     fixture("88-virtual-functions", "sm_100", "b.cubin")};
         MockDescriptor plain("sm100-mercury"), mock("sm100-mercury");
         mock.arch(100).optimizer_cbank = 0;
         std::string paired = link(plain, "sm_100", in).outcome;
         std::string unpaired = link(mock, "sm_100", in).outcome;
-        CHECK(paired.find("jump tables into its capsule") != std::string::npos);
+        CHECK(paired == "ok");
         CHECK(unpaired.find("no SASS section it shadows") != std::string::npos);
     }
     SECTION("max_cbank_size") {
@@ -684,6 +684,56 @@ TEST_CASE("hooks are called", "[plugin-boundary]") {
         };
         CHECK(link(mock, "sm_100", crossFile("sm_100")).outcome.find(
                   "no SASS section it shadows") != std::string::npos);
+    }
+    SECTION("capsule_field says where a jump table's offset goes in a capsule") {
+        // 88-virtual-functions has a switch: nvlink writes each table's
+        // offset into the capsule's table load. The core asks the plugin
+        // where, giving the SASS twin's instruction; it writes the value
+        // there and nowhere else.
+        std::vector<fs::path> in = {fixture("88-virtual-functions", "sm_100", "a.cubin"),
+                                    fixture("88-virtual-functions", "sm_100", "b.cubin")};
+        static culd_capsule_field_fn real;
+        static std::vector<uint64_t> twinOffsets;
+        real = realPlugin("sm100-mercury").descriptor().capsule_field;
+        REQUIRE(real);
+        MockDescriptor plain("sm100-mercury"), mock("sm100-mercury");
+        LinkResult before = link(plain, "sm_100", in);
+        REQUIRE(before.outcome == "ok");
+        mock.desc.capsule_field = [](const culd_host *host, uint32_t sm, const uint8_t *capsule,
+                                     uint64_t size, uint32_t type, uint64_t twin,
+                                     uint64_t *field) -> int32_t {
+            twinOffsets.push_back(twin);
+            int32_t rc = real(host, sm, capsule, size, type, twin, field);
+            *field += 2; // the high half of the field: the value moves
+            return rc;
+        };
+        LinkResult moved = link(mock, "sm_100", in);
+        REQUIRE(moved.outcome == "ok");
+        CHECK(!twinOffsets.empty());
+        for (uint64_t twin : twinOffsets)
+            CHECK(twin % 16 == 0);
+        CHECK(moved.image.size() == before.image.size());
+        CHECK(moved.image != before.image);
+        // A plugin that cannot place it stops the link, naming the
+        // relocation and giving its reason; one without the hook too.
+        mock.desc.capsule_field = [](const culd_host *host, uint32_t, const uint8_t *, uint64_t,
+                                     uint32_t, uint64_t, uint64_t *) -> int32_t {
+            host->report(host->opaque, CULD_LOG_ERROR, "record not decoded");
+            return -1;
+        };
+        std::string refused = link(mock, "sm_100", in).outcome;
+        CHECK(refused.find("R_MERCURY_ABS16") != std::string::npos);
+        CHECK(refused.find("record not decoded") != std::string::npos);
+        mock.desc.capsule_field = nullptr;
+        CHECK(link(mock, "sm_100", in).outcome.find("cannot place linker values in capsules") !=
+              std::string::npos);
+        // Outside the capsule: refused, not written past its end.
+        mock.desc.capsule_field = [](const culd_host *, uint32_t, const uint8_t *, uint64_t size,
+                                     uint32_t, uint64_t, uint64_t *field) -> int32_t {
+            *field = size - 1;
+            return 0;
+        };
+        CHECK(link(mock, "sm_100", in).outcome.find("outside the capsule") != std::string::npos);
     }
     SECTION("finalize replaces the image, keeps it, or fails the link") {
         MockDescriptor plain("sm70");

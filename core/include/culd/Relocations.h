@@ -52,6 +52,9 @@ struct RelocKeep {
 uint64_t actionValue(const culd_bit_action &action, uint64_t symbolPlusAddend, uint64_t place,
                      uint32_t cbank);
 
+// The span of bytes the actions of `desc` touch from the relocation's offset.
+uint64_t bytesTouched(const culd_reloc_desc &desc);
+
 // Reads / writes `width` bits at bit `offset` of little-endian words at `p`.
 uint64_t extractBits(const uint8_t *p, uint32_t offset, uint32_t width);
 void insertBits(uint8_t *p, uint32_t offset, uint32_t width, uint64_t value);

@@ -17,6 +17,7 @@
 
 namespace culd {
 
+struct ByteView;
 struct ElfSection;
 
 class Target {
@@ -68,6 +69,11 @@ public:
     uint64_t maxConstantBankSize() const { return arch_.max_cbank_size; }
     uint32_t userConstantBank() const { return arch_.user_cbank; }
     uint32_t optimizerConstantBank() const { return arch_.optimizer_cbank; }
+    // Under -r: the prefix of the names jump-table symbols take (empty: they
+    // keep theirs).
+    std::string_view relocatableBankSymbolPrefix() const {
+        return arch_.relocatable_bank_symbol_prefix ? arch_.relocatable_bank_symbol_prefix : "";
+    }
 
     // Relocations: the plugin's row for `type` (nullptr when unknown), and
     // whether the row's gating class admits it on this target.
@@ -88,6 +94,13 @@ public:
     // The SASS twin's name of a Mercury section; empty when it has none by
     // name (symbol tables, aliases).
     std::string_view mercuryTwinName(std::string_view mercuryName) const;
+
+    // Where a value the linker resolves goes in a capsule (CULD_MERC_CODE):
+    // the capsule byte offset of the field of a `relocType` relocation whose
+    // symbol patches the SASS twin's instruction at `twinOffset` (ABI 2.4
+    // capsule_field). Throws FatalError with the plugin's reason (or that it
+    // has no such hook) when it cannot place it.
+    uint64_t capsuleField(ByteView capsule, uint32_t relocType, uint64_t twinOffset) const;
 
     // Attribute gating. True when the record stays in the output; a WARN
     // policy warns once per code, ERROR throws FatalError naming the input

@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 3u
+#define CULD_PLUGIN_ABI_MINOR 4u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -272,6 +272,12 @@ typedef struct culd_arch_info {
      * tables: .nv.constant2.<f> on sm_100+); 0 when none has a Mercury
      * twin. */
     uint32_t optimizer_cbank;
+    /* ABI 2.4: under -r, each local symbol defined in a function's
+     * compiler constants (a jump table in the twin of a
+     * CULD_MERC_FUNCTION_BANK) is renamed "<this><function>.<n>", n counting
+     * them from 1 per input file in symbol-table order; NULL keeps the
+     * input names. */
+    const char *relocatable_bank_symbol_prefix;
 } culd_arch_info;
 
 /* ------------------------------------------------------------------------- */
@@ -347,6 +353,10 @@ typedef uint32_t (*culd_mercury_twin_fn)(const char *name);
 typedef int32_t (*culd_finalize_fn)(const culd_host *host, uint32_t sm,
                                     const uint8_t *image, uint64_t size,
                                     culd_buffer *out);
+typedef int32_t (*culd_capsule_field_fn)(const culd_host *host, uint32_t sm,
+                                         const uint8_t *capsule, uint64_t size,
+                                         uint32_t reloc_type, uint64_t twin_offset,
+                                         uint64_t *field_offset);
 
 /* ------------------------------------------------------------------------- */
 /* The descriptor                                                            */
@@ -403,7 +413,18 @@ typedef struct culd_plugin_descriptor {
      * their bytes). NULL: the core links no Mercury set and refuses one. */
     culd_mercury_twin_fn mercury_twin;
 
-    void *reserved[7]; /* zero; room for minor-version hooks */
+    /* ABI 2.4. Where a value the linker resolves goes in a capsule
+     * (CULD_MERC_CODE). A capsule's relocations address the code it expands
+     * to, not its own bytes, yet nvlink writes some values into its encoded
+     * instructions (a jump table's offset in the kernels' banks). Gets the
+     * input capsule, the relocation's type and the byte offset in the SASS
+     * twin of the instruction the same symbol patches there; writes the
+     * capsule byte offset where the relocation's field starts and returns
+     * 0, or returns non-zero after reporting why it cannot place it. NULL:
+     * the core refuses such relocations. */
+    culd_capsule_field_fn capsule_field;
+
+    void *reserved[6]; /* zero; room for minor-version hooks */
 } culd_plugin_descriptor;
 
 /* The exported entry point. The host passes its own ABI version so a plugin

@@ -70,6 +70,16 @@ public:
     // Where the SASS twin's name starts inside a Mercury section's name
     // (0: no twin by name); see culd_plugin_descriptor::mercury_twin.
     virtual uint32_t mercuryTwin(const char *) const { return 0; }
+    // Where a resolved value goes in a capsule (0, writing `field`) or why
+    // it cannot be placed (non-zero, reported); see
+    // culd_plugin_descriptor::capsule_field. Families whose capsules take
+    // such values return true from hasCapsuleFields().
+    virtual bool hasCapsuleFields() const { return false; }
+    virtual int32_t capsuleField(const culd_host &, uint32_t /*sm*/, const uint8_t *, uint64_t,
+                                 uint32_t /*relocType*/, uint64_t /*twinOffset*/,
+                                 uint64_t & /*field*/) const {
+        return -1;
+    }
     // Families with a finaliser return true and implement finalize().
     virtual bool hasFinalizer() const { return false; }
     virtual int32_t finalize(const culd_host &, uint32_t, const uint8_t *, uint64_t,
@@ -154,6 +164,19 @@ template <class P> struct Holder {
         return -1;
     }
 
+    static int32_t capsuleField(const culd_host *host, uint32_t sm, const uint8_t *capsule,
+                                uint64_t size, uint32_t type, uint64_t twinOffset,
+                                uint64_t *field) {
+        try {
+            return instance().capsuleField(*host, sm, capsule, size, type, twinOffset, *field);
+        } catch (const std::exception &e) {
+            reportException(host, e.what());
+        } catch (...) {
+            reportException(host, "unknown exception");
+        }
+        return -1;
+    }
+
     static const culd_plugin_descriptor *describe() noexcept {
         try {
             static const std::vector<culd_arch_info> archs = instance().archs();
@@ -177,6 +200,8 @@ template <class P> struct Holder {
                 d.classify_mercury_section = instance().hasMercury() ? &mercury : nullptr;
                 d.mercury_twin = instance().hasMercury() ? &twin : nullptr;
                 d.finalize = instance().hasFinalizer() ? &Holder::finalize : nullptr;
+                d.capsule_field =
+                    instance().hasCapsuleFields() ? &Holder::capsuleField : nullptr;
                 return d;
             }();
             return &desc;

@@ -175,7 +175,8 @@ enum class ContentRule {
     Callgraph,   // pairs of names per group, as a multiset
     Prototype,   // symbol -> prototype string, as a multiset
     ToolkitInfo, // tool records except the linker's own
-    Capsule      // Mercury capsule: bytes, but its first word by the section it names
+    Capsule,     // Mercury capsule: bytes, but its first word by the section it names
+    StringTableCopy // sm_110's Mercury reserved copy: bytes, its .shstrtab size by name
 };
 
 ContentRule contentRule(const ElfSection &s) {
@@ -206,6 +207,8 @@ ContentRule contentRule(const ElfSection &s) {
     }
     if (s.name == ".note.nv.tkinfo")
         return ContentRule::ToolkitInfo;
+    if (s.name.rfind(".nv.merc.nv.shared.reserved.", 0) == 0)
+        return ContentRule::StringTableCopy;
     return ContentRule::Bytes;
 }
 
@@ -650,7 +653,50 @@ private:
             return compareRecords(decodeToolkitInfo(a_, sa), decodeToolkitInfo(b_, sb), subject, true);
         case ContentRule::Capsule:
             return compareCapsules(sa, sb, subject);
+        case ContentRule::StringTableCopy:
+            return compareStringTableCopies(sa, sb, subject);
         }
+    }
+
+    // sm_110's Mercury copy of reserved shared memory holds at 0x40 a copy
+    // of a .shstrtab section header (name 1, SHT_STRTAB, offset 0x40); its
+    // sh_size, at 0x60, is an offset into the file's own .shstrtab (nvlink
+    // writes the offset of the first .nv.constant0.<k> name). Like sh_name
+    // it is compared by the string it points at, since .shstrtab's layout
+    // is not compared; every other byte is.
+    void compareStringTableCopies(const ElfSection &sa, const ElfSection &sb,
+                                  const std::string &subject) {
+        constexpr uint64_t kCopy = 0x40, kSize = kCopy + 0x20, kEnd = kCopy + 0x40;
+        auto isCopy = [](const ElfSection &s) {
+            uint32_t name = 0, type = 0;
+            if (s.data.size < kEnd)
+                return false;
+            std::memcpy(&name, s.data.data + kCopy, 4);
+            std::memcpy(&type, s.data.data + kCopy + 4, 4);
+            return name == 1 && type == elf::SHT_STRTAB;
+        };
+        if (!isCopy(sa) || !isCopy(sb) || sa.data.size != sb.data.size)
+            return compareBytes(sa, sb, subject);
+        auto named = [](const FileIndex &f, const ElfSection &s) {
+            uint64_t offset = 0;
+            std::memcpy(&offset, s.data.data + kSize, 8);
+            const ElfSection *shstrtab = f.file.header().shstrndx < f.file.sections().size()
+                                             ? &f.file.section(f.file.header().shstrndx)
+                                             : nullptr;
+            return offset > UINT32_MAX ? "<bad string offset " + hex(offset) + ">"
+                                       : quote(f.stringAt(shstrtab, static_cast<uint32_t>(offset)));
+        };
+        std::string na = named(a_, sa), nb = named(b_, sb);
+        if (na != nb)
+            add(DiffKind::Section, subject,
+                "string-table size copied at 0x60 points at " + na + " vs " + nb);
+        std::vector<uint8_t> ba(sa.data.begin(), sa.data.end()), bb(sb.data.begin(), sb.data.end());
+        std::fill(ba.begin() + kSize, ba.begin() + kSize + 8, 0);
+        std::fill(bb.begin() + kSize, bb.begin() + kSize + 8, 0);
+        ElfSection ta = sa, tb = sb;
+        ta.data = ByteView{ba.data(), ba.size()};
+        tb.data = ByteView{bb.data(), bb.size()};
+        compareBytes(ta, tb, subject);
     }
 
     // A capsule's first word is the section index of its function's .text

@@ -1,0 +1,21 @@
+// The encoding of a capsule (.nv.capmerc.text.<f>) as far as the linker
+// needs it: which record holds a given instruction, and where nvlink writes
+// a jump table's offset into it. See Capsule.cpp for the layout and
+// docs/nvlink-findings.md for how it was measured.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace culd::mercury {
+
+// Where a capsule keeps the field of the SASS twin's instruction at byte
+// offset `twinOffset` that an R_MERCURY_ABS16 against a function's jump
+// table patches. Returns false with `error` set when the capsule does not
+// parse, the instruction has no record of its own, or its record is not a
+// jump-table load with an empty field.
+bool jumpTableField(const uint8_t *capsule, size_t size, uint64_t twinOffset, uint64_t &field,
+                    std::string &error);
+
+} // namespace culd::mercury

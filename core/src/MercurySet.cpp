@@ -211,6 +211,13 @@ void makeConcatenation(Context &ctx, OutputSection &sass, InputSection &first) {
     ReservedSharedVariables winners;
     if (perVariable)
         winners = reservedSharedVariables(ctx);
+    // Under -r nvlink keeps one 0x80-byte copy of several inputs' reserved
+    // shared memory (sm_110), in both sets; culd would concatenate them.
+    if (sass.kind == SectionKind::SharedReserved && ctx.opts.relocatable &&
+        sass.pieces.size() > 1)
+        refuse(*sass.pieces[1].input->file, sass.name,
+               "reserved shared memory that several inputs define, which nvlink merges "
+               "into one copy under -r");
     for (const SectionPiece &p : sass.pieces) {
         InputSection *shadow = p.input->shadow;
         if (!shadow || !shadow->isLive())

@@ -81,6 +81,7 @@ constexpr unsigned kSlotBits[2] = {kWriteBarrierBit, kReadBarrierBit};
 
 // Control-transfer opcodes (low 9 bits; the Volta+ numbering holds on sm_100).
 constexpr uint32_t kBra = 0x147;   // 0x947 BRA, 0x547 uniform-predicate BRA
+constexpr uint32_t kBrx = 0x149;   // 0x949 BRX: indirect, through a jump table
 constexpr uint32_t kExit = 0x14d;
 constexpr uint32_t kRet = 0x150;
 constexpr uint32_t kKill = 0x15b;
@@ -122,16 +123,43 @@ int64_t branchOffsetBytes(const Insn &i) {
     return words * 4;
 }
 
-using Successors = std::vector<std::array<int64_t, 2>>; // -1 = none
+// The control-flow graph: up to two direct successors per instruction (-1
+// = none), and for an indirect branch (BRX) every target of the function's
+// jump tables, which over-approximates the one table it reads: a pending
+// producer can only be seen at more places, never fewer.
+struct Successors {
+    std::vector<std::array<int64_t, 2>> direct;
+    std::vector<bool> indirect;
+    std::vector<int64_t> tableTargets;
 
-bool buildSuccessors(const std::vector<Insn> &code, Successors &succ, std::string &error) {
+    template <class F> void forEach(size_t i, F f) const {
+        for (int64_t t : direct[i])
+            if (t >= 0)
+                f(static_cast<size_t>(t));
+        if (indirect[i])
+            for (int64_t t : tableTargets)
+                f(static_cast<size_t>(t));
+    }
+};
+
+bool buildSuccessors(const std::vector<Insn> &code, const std::vector<uint64_t> &jumpTargets,
+                     Successors &succ, std::string &error) {
     const int64_t n = static_cast<int64_t>(code.size());
-    succ.assign(code.size(), {-1, -1});
+    succ.direct.assign(code.size(), {-1, -1});
+    succ.indirect.assign(code.size(), false);
+    succ.tableTargets.clear();
+    for (uint64_t target : jumpTargets) {
+        if (target % 16 != 0 || target / 16 >= code.size()) {
+            error = "jump-table entry " + hex(target) + " is not an instruction of the function";
+            return false;
+        }
+        succ.tableTargets.push_back(static_cast<int64_t>(target / 16));
+    }
     for (int64_t i = 0; i < n; ++i) {
         const Insn &insn = code[static_cast<size_t>(i)];
         uint32_t op = opcode9(insn);
         int64_t next = i + 1 < n ? i + 1 : -1;
-        auto &s = succ[static_cast<size_t>(i)];
+        auto &s = succ.direct[static_cast<size_t>(i)];
         if (!isControlClass(op) || fallsThroughOnly(op)) {
             s[0] = next;
         } else if (op == kBra) {
@@ -146,6 +174,10 @@ bool buildSuccessors(const std::vector<Insn> &code, Successors &succ, std::strin
             // The uniform-predicate form is taken as conditional.
             if (opcode12(insn) != 0x947 || guard(insn) != kAlways)
                 s[1] = next;
+        } else if (opcode12(insn) == 0x949 && !jumpTargets.empty()) {
+            succ.indirect[static_cast<size_t>(i)] = true;
+            if (guard(insn) != kAlways)
+                s[0] = next;
         } else if (op == kExit || op == kRet || op == kKill) {
             if (guard(insn) != kAlways)
                 s[0] = next;
@@ -214,10 +246,8 @@ bool pendingAtEntry(const std::vector<Insn> &code, const Successors &succ, size_
                 if (b < kNumBarriers)
                     insertSorted(state[b], static_cast<Slot>(i * 2 + f));
             }
-        for (int64_t t : succ[i]) {
-            if (t < 0)
-                continue;
-            size_t ti = static_cast<size_t>(t);
+        bool overBudget = false;
+        succ.forEach(i, [&](size_t ti) {
             bool grew = !reached[ti];
             reached[ti] = true;
             for (unsigned b = 0; b < kNumBarriers; ++b) {
@@ -225,13 +255,14 @@ bool pendingAtEntry(const std::vector<Insn> &code, const Successors &succ, size_
                 grew |= mergeInto(in[ti][b], state[b]);
                 entries += in[ti][b].size() - before;
             }
-            if (entries > kPendingBudget)
-                return false;
+            overBudget |= entries > kPendingBudget;
             if (grew && !queued[ti]) {
                 queued[ti] = true;
                 work.push_back(ti);
             }
-        }
+        });
+        if (overBudget)
+            return false;
     }
     return true;
 }
@@ -265,11 +296,14 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
     return code.empty() ? 0 : code.size() - 1;
 }
 
-// A global load's write barrier inside the shift range takes the lowest
-// free index from 2 up (measured: it never moves to 0 or 1 unless it joins
-// a group whose first producer decides; in libcudadevrt's memcpy_3d_device
-// an LDG at 3 with 2 free moves to 2, which is neither its own index nor
-// only ever the shifted one). Its read barrier shifts like any other.
+// A global load's write barrier inside the shift range: with a read
+// barrier of its own it keeps its index while that is free (the switch
+// kernels of the jump-table sets: an LDG W5 R1 stays on 5 though 2 is
+// free); without one it takes the lowest free index from 2 up
+// (libcudadevrt's memcpy_3d_device: an LDG at 3 with 2 free moves to 2,
+// neither its own index nor only ever the shifted one). It never moves to
+// 0 or 1 unless it joins a group whose first producer decides. Its read
+// barrier shifts like any other.
 bool isGlobalLoad(const Insn &insn) { return opcode12(insn) == 0x981; }
 constexpr uint32_t kLongLatencyFloor = 2;
 
@@ -320,10 +354,11 @@ size_t firstForcedShare(const std::vector<Insn> &code, const std::vector<Pending
     return std::string::npos;
 }
 
-bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0, std::string &error) {
+bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
+                const std::vector<uint64_t> &jumpTargets, std::string &error) {
     const size_t n = code.size();
     Successors succ;
-    if (!buildSuccessors(code, succ, error))
+    if (!buildSuccessors(code, jumpTargets, succ, error))
         return false;
     std::vector<Pending> in;
     std::vector<bool> reached;
@@ -399,7 +434,11 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0, std::string &er
             bool inRange = i > p0 && i <= end;
             bool globalLoad = inRange && f == 0 && isGlobalLoad(code[i]);
             uint32_t pick = inRange ? shifted(old, b0) : old;
-            if (globalLoad)
+            bool keepsOwn = globalLoad && readBarrier(code[i]) < kNumBarriers &&
+                            !(taken >> old & 1);
+            if (keepsOwn)
+                pick = old;
+            else if (globalLoad)
                 for (pick = kLongLatencyFloor; pick < kNumBarriers && (taken >> pick & 1);)
                     ++pick;
             if (pick == kNumBarriers || (taken >> pick & 1)) {
@@ -449,7 +488,8 @@ bool isCall(const Insn &insn) {
 
 bool isMemoryFence(const Insn &insn) { return (insn.lo & 0xfff) == 0x992; }
 
-bool rewriteScoreboards(std::vector<Insn> &code, std::string &error, Allocation allocation) {
+bool rewriteScoreboards(std::vector<Insn> &code, std::string &error, Allocation allocation,
+                        const std::vector<uint64_t> &jumpTargets) {
     auto p0 = std::find_if(code.begin(), code.end(), isStackPointerLoad);
     if (p0 == code.end())
         return true;
@@ -466,7 +506,7 @@ bool rewriteScoreboards(std::vector<Insn> &code, std::string &error, Allocation 
         applyShiftOnly(code, at, b0);
         return true;
     }
-    return reallocate(code, at, b0, error);
+    return reallocate(code, at, b0, jumpTargets, error);
 }
 
 DebugAction debugAction(bool debugLink, bool debugInputs) {
@@ -618,6 +658,53 @@ void writeCode(uint8_t *p, const std::vector<Insn> &code) {
     }
 }
 
+// Sections by name, for the per-kernel sections found by name.
+std::unordered_map<std::string, size_t> sectionsByName(const Image &image) {
+    std::unordered_map<std::string, size_t> byName;
+    for (size_t i = 0; i < image.sections().size(); ++i) {
+        std::string name;
+        if (image.sectionName(i, name))
+            byName.emplace(std::move(name), i);
+    }
+    return byName;
+}
+
+// The code offsets a kernel's jump tables hold: the words of its
+// .nv.constant2.<k> that the relocations of the Mercury twin
+// (.nv.merc.rela.nv.constant.optimizer.<k>, R_MERCURY_PROG_REL32 against
+// the kernel, symbol indices shared with .symtab) mark as addresses in the
+// kernel. The SASS words are offsets from the kernel's start.
+bool jumpTableTargets(const Image &image, const std::unordered_map<std::string, size_t> &byName,
+                      const std::string &kernel, uint32_t symbol, std::vector<uint64_t> &targets,
+                      std::string &error) {
+    constexpr uint32_t kProgRel32 = 0x10008;
+    targets.clear();
+    auto rela = byName.find(".nv.merc.rela.nv.constant.optimizer." + kernel);
+    if (rela == byName.end())
+        return true;
+    auto bank = byName.find(".nv.constant2." + kernel);
+    const SectionHeader &r = image.sections()[rela->second];
+    if (bank == byName.end() || r.size % 24 != 0 || image.sections()[bank->second].type == kShtNobits) {
+        error = "its jump tables' relocations have no bank to read";
+        return false;
+    }
+    const SectionHeader &b = image.sections()[bank->second];
+    for (uint64_t at = 0; at < r.size; at += 24) {
+        const uint8_t *e = image.bytes(r) + at;
+        uint64_t offset = load<uint64_t>(e), info = load<uint64_t>(e + 8);
+        if (static_cast<uint32_t>(info) != kProgRel32 || info >> 32 != symbol)
+            continue;
+        if (offset > b.size || b.size - offset < 4) {
+            error = "a jump-table relocation at " + hex(offset) + " lies outside its bank";
+            return false;
+        }
+        targets.push_back(load<uint32_t>(image.bytes(b) + offset));
+    }
+    std::sort(targets.begin(), targets.end());
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    return true;
+}
+
 FinalizeResult failure(const std::string &what) {
     FinalizeResult r;
     r.status = FinalizeResult::Status::Error;
@@ -637,6 +724,7 @@ FinalizeResult finalizeImage(const uint8_t *data, size_t size, Allocation alloca
         return failure(error);
 
     const auto &secs = image.sections();
+    const auto byName = sectionsByName(image);
     FinalizeResult result;
     for (size_t si = 0; si < secs.size(); ++si) {
         const SectionHeader &symtab = secs[si];
@@ -673,8 +761,11 @@ FinalizeResult finalizeImage(const uint8_t *data, size_t size, Allocation alloca
                 return failure("kernel '" + name +
                                "': nvlink rewrites the memory fences (MEMBAR) of such a kernel, "
                                "which culd does not reproduce");
+            std::vector<uint64_t> targets;
+            if (!jumpTableTargets(image, byName, name, k, targets, error))
+                return failure("kernel '" + name + "': " + error);
             std::vector<Insn> before = code;
-            if (!rewriteScoreboards(code, error, allocation))
+            if (!rewriteScoreboards(code, error, allocation, targets))
                 return failure("kernel '" + name + "': " + error);
             if (code == before)
                 continue;

@@ -49,8 +49,12 @@ enum class Allocation {
 // barrier). Returns false with `error` set when the code cannot be analysed
 // (unknown control flow, a branch leaving the function, too many live
 // barriers).
+// `jumpTargets`: the byte offsets in the function its jump tables hold,
+// the successors of its indirect branches (BRX); without any, a BRX is not
+// modelled.
 bool rewriteScoreboards(std::vector<Insn> &code, std::string &error,
-                        Allocation allocation = Allocation::Reallocate);
+                        Allocation allocation = Allocation::Reallocate,
+                        const std::vector<uint64_t> &jumpTargets = {});
 
 // What a debug link asks of the finaliser (culd_host.link_flags).
 enum class DebugAction { Rewrite, Unchanged, Refuse };

@@ -334,6 +334,62 @@ TEST_CASE("mercury finaliser: a global load moves down to the lowest free barrie
     CHECK(waits(out[6]) == 1u << 2);
 }
 
+TEST_CASE("mercury finaliser: a global load with a read barrier keeps its own free index",
+          "[mercury]") {
+    // The switch kernels of the jump-table set: LDG W5 R1 after two groups
+    // (1 and 2, shifted to 0 and 1) stays on 5 while its read barrier
+    // shifts; a second LDG keeps its own 2, free by then. Without a read
+    // barrier the first would take 2 (memcpy_3d_device's rule).
+    std::vector<Insn> code = {
+        ldcR1(0),                                   // 0
+        make(kS2R, 1),                              // 1: -> 0
+        make(kLdcu, 2),                             // 2: -> 1
+        make(kIadd, kNone, kNone, 1 << 1),          // 3
+        make(kLdg, 5, 1, 1 << 2),                   // 4: W5 kept, R1 -> 0
+        make(kLdg, 2),                              // 5: own 2 kept
+        make(kIadd, kNone, kNone, 1 << 2),          // 6
+        make(kStg, kNone, kNone, 1 << 5 | 1 << 1),  // 7
+        exitInsn(1 << 0),                           // 8
+    };
+    std::vector<Insn> out = rewritten(code);
+    CHECK(wbar(out[1]) == 0);
+    CHECK(wbar(out[2]) == 1);
+    CHECK(wbar(out[4]) == 5);
+    CHECK(rbar(out[4]) == 0);
+    CHECK(waits(out[4]) == 1u << 1);
+    CHECK(wbar(out[5]) == 2);
+    CHECK(waits(out[7]) == (1u << 5 | 1u << 0));
+
+    code[4] = make(kLdg, 5, kNone, 1 << 2);
+    out = rewritten(code);
+    CHECK(wbar(out[4]) == 2);
+    CHECK(wbar(out[5]) != 2);
+}
+
+TEST_CASE("mercury finaliser: an indirect branch reaches every jump-table target",
+          "[mercury]") {
+    // BRX at 3 with table targets 5 and 7: a load before it is consumed in
+    // both cases, so both keep its wait; the fall-through after the BRX is
+    // not a successor of an unconditional one.
+    std::vector<Insn> code = {
+        ldcR1(0),                                   // 0
+        make(kLdcu, 1),                             // 1: X -> 0
+        make(kIadd, kNone, kNone, 1 << 0),          // 2: waits R1
+        make(0x949),                                // 3: BRX
+        exitInsn(),                                 // 4: never reached
+        make(kIadd, kNone, kNone, 1 << 1),          // 5: case A waits X
+        exitInsn(),                                 // 6
+        make(kStg, kNone, kNone, 1 << 1),           // 7: case B waits X
+        exitInsn(),                                 // 8
+    };
+    std::string error;
+    REQUIRE(rewriteScoreboards(code, error, Allocation::Reallocate, {5 * 16, 7 * 16}));
+    uint32_t x = wbar(code[1]);
+    REQUIRE(x < kNumBarriers);
+    CHECK(waits(code[5]) == 1u << x);
+    CHECK(waits(code[7]) == 1u << x);
+}
+
 TEST_CASE("mercury finaliser: a barrier shared for want of a free one is refused",
           "[mercury]") {
     std::string error;
@@ -437,7 +493,13 @@ TEST_CASE("mercury finaliser: code it cannot analyse is an error", "[mercury]") 
         CHECK_FALSE(rewriteScoreboards(code, error));
         CHECK(error.find("too many") != std::string::npos);
     }
-    SECTION("unmodelled control instruction") {
+    SECTION("a jump-table entry outside the function") {
+        std::vector<Insn> code = {ldcR1(0), make(0x949), exitInsn(1)}; // BRX
+        CHECK_FALSE(rewriteScoreboards(code, error, Allocation::Reallocate, {0x18}));
+        CHECK(error.find("jump-table entry 0x18") != std::string::npos);
+        CHECK_FALSE(rewriteScoreboards(code, error, Allocation::Reallocate, {0x30}));
+    }
+    SECTION("an indirect branch without jump tables") {
         std::vector<Insn> code = {ldcR1(0), make(0x949), exitInsn(1)}; // BRX
         CHECK_FALSE(rewriteScoreboards(code, error));
         CHECK(error.find("not modelled") != std::string::npos);

@@ -174,7 +174,7 @@ bool buildSuccessors(const std::vector<Insn> &code, const std::vector<uint64_t> 
             // The uniform-predicate form is taken as conditional.
             if (opcode12(insn) != 0x947 || guard(insn) != kAlways)
                 s[1] = next;
-        } else if (opcode12(insn) == 0x949 && !jumpTargets.empty()) {
+        } else if (op == kBrx && !jumpTargets.empty()) {
             succ.indirect[static_cast<size_t>(i)] = true;
             if (guard(insn) != kAlways)
                 s[0] = next;

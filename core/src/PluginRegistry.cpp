@@ -20,6 +20,20 @@ namespace fs = std::filesystem;
 
 namespace culd {
 
+culd_host hostReportingTo(std::string &error, uint32_t linkFlags) {
+    culd_host host{};
+    host.struct_size = sizeof host;
+    host.link_flags = linkFlags;
+    host.opaque = &error;
+    host.report = [](void *opaque, uint32_t level, const char *msg) {
+        if (level >= CULD_LOG_ERROR)
+            *static_cast<std::string *>(opaque) = msg;
+        else if (level == CULD_LOG_WARNING)
+            Diagnostics::get().warning(msg);
+    };
+    return host;
+}
+
 // ---------------------------------------------------------------------------
 // ArchName
 

@@ -142,15 +142,7 @@ void applyRelocations(const Plugin &plugin, uint32_t sm, const std::string &sect
         return;
 
     std::string hookError;
-    culd_host host{};
-    host.struct_size = sizeof(culd_host);
-    host.opaque = &hookError;
-    host.report = [](void *opaque, uint32_t level, const char *msg) {
-        if (level >= CULD_LOG_ERROR)
-            *static_cast<std::string *>(opaque) = msg;
-        else if (level == CULD_LOG_WARNING)
-            Diagnostics::get().warning(msg);
-    };
+    culd_host host = hostReportingTo(hookError);
     culd_section_bytes bytes{};
     bytes.name = sectionName.c_str();
     bytes.sh_type = sectionType;

@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 #include <string_view>
+#include <unordered_map>
 
 namespace culd {
 
@@ -246,14 +247,16 @@ private:
                               hex(r.offset) + " against '" +
                               std::string(file.symbols[r.symbol]->name) + "': " + why);
         };
-        std::vector<uint64_t> twinOffsets = twinRelocationOffsets(file, capsule.twin, r.symbol);
+        const std::vector<uint64_t> &twinOffsets =
+            twinRelocationOffsets(file, capsule.twin, r.symbol);
         if (twinOffsets.size() != 1)
             throw fail(std::to_string(twinOffsets.size()) +
                        " relocations of the SASS twin use the symbol; culd pairs the capsule's "
                        "field with exactly one");
         try {
             uint64_t field = ctx_.target.capsuleField(capsule.bytes(), r.type, twinOffsets[0]);
-            if (field >= capsule.size() || capsule.size() - field < bytesTouched(*ctx_.target.reloc(r.type)))
+            uint64_t width = bytesTouched(*ctx_.target.reloc(r.type));
+            if (field >= capsule.size() || capsule.size() - field < width)
                 throw FatalError("the plugin placed it at " + hex(field) +
                                  ", outside the capsule");
             return field;
@@ -264,16 +267,37 @@ private:
 
     // The offsets in `twin` of its relocations against symbol `symbol`
     // (the Mercury symbol table mirrors .symtab, so the index is shared).
-    static std::vector<uint64_t> twinRelocationOffsets(const ObjectFile &file,
+    // A capsule's relocations come together: its twin's are indexed once.
+    const std::vector<uint64_t> &twinRelocationOffsets(const ObjectFile &file,
                                                        const InputSection *twin,
                                                        uint32_t symbol) {
-        std::vector<uint64_t> offsets;
-        for (const auto &[header, target] : file.relocSections)
-            if (twin && target == twin)
-                for (const ElfReloc &r : file.elf().relocations(*header))
-                    if (r.symbol == symbol)
-                        offsets.push_back(r.offset);
-        return offsets;
+        if (twin != indexedTwin_) {
+            indexedTwin_ = twin;
+            twinOffsets_.clear();
+            if (twin)
+                for (const ElfSection *header : relocationSectionsOf(file, *twin))
+                    for (const ElfReloc &r : file.elf().relocations(*header))
+                        twinOffsets_[r.symbol].push_back(r.offset);
+        }
+        static const std::vector<uint64_t> none;
+        auto it = twinOffsets_.find(symbol);
+        return it == twinOffsets_.end() ? none : it->second;
+    }
+
+    // The relocation sections (.rel, .rela) of `s` in `file`, from an
+    // index of the file's relocation sections built on first use.
+    const std::vector<const ElfSection *> &relocationSectionsOf(const ObjectFile &file,
+                                                                const InputSection &s) {
+        if (&file != indexedFile_) {
+            indexedFile_ = &file;
+            relocationSectionsOf_.clear();
+            for (const auto &[header, target] : file.relocSections)
+                if (target)
+                    relocationSectionsOf_[target].push_back(header);
+        }
+        static const std::vector<const ElfSection *> none;
+        auto it = relocationSectionsOf_.find(&s);
+        return it == relocationSectionsOf_.end() ? none : it->second;
     }
 
     // The debug sections whose entries nvlink drops the relocations of
@@ -377,6 +401,13 @@ private:
     // relocations go.
     const ElfSection *mercuryRela_ = nullptr;
     std::vector<RelocKeep> *kept_ = &ctx_.keptRelocs;
+    // capsuleField's indices: a file's relocation sections by target, and
+    // one SASS twin's relocation offsets by symbol.
+    const ObjectFile *indexedFile_ = nullptr;
+    std::unordered_map<const InputSection *, std::vector<const ElfSection *>>
+        relocationSectionsOf_;
+    const InputSection *indexedTwin_ = nullptr;
+    std::unordered_map<uint32_t, std::vector<uint64_t>> twinOffsets_;
 };
 
 } // namespace

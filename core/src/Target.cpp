@@ -36,10 +36,15 @@ culd_mercury_kind Target::mercuryKind(const ElfSection &s) const {
     return (s.flags & elf::SHF_CUDA_MERCURY) ? CULD_MERC_DATA : CULD_MERC_NONE;
 }
 
+// Whether the plugin's descriptor has a hook of ABI minor `minor` whose
+// field ends at `fieldEnd` (an older plugin's struct stops before it).
+bool Target::hasField(uint32_t minor, size_t fieldEnd) const {
+    return desc_.abi_minor >= minor && desc_.struct_size >= fieldEnd;
+}
+
 bool Target::linksMercurySet() const {
-    return desc_.abi_minor >= 2 &&
-           desc_.struct_size >= offsetof(culd_plugin_descriptor, mercury_twin) +
-                                    sizeof(desc_.mercury_twin) &&
+    return hasField(2, offsetof(culd_plugin_descriptor, mercury_twin) +
+                           sizeof(desc_.mercury_twin)) &&
            desc_.mercury_twin;
 }
 
@@ -52,20 +57,13 @@ std::string_view Target::mercuryTwinName(std::string_view mercuryName) const {
 }
 
 uint64_t Target::capsuleField(ByteView capsule, uint32_t relocType, uint64_t twinOffset) const {
-    bool hooked = desc_.abi_minor >= 4 &&
-                  desc_.struct_size >= offsetof(culd_plugin_descriptor, capsule_field) +
-                                           sizeof(desc_.capsule_field) &&
+    bool hooked = hasField(4, offsetof(culd_plugin_descriptor, capsule_field) +
+                                  sizeof(desc_.capsule_field)) &&
                   desc_.capsule_field;
     if (!hooked)
         throw FatalError("plugin '" + plugin_.name() + "' cannot place linker values in capsules");
     std::string error;
-    culd_host host{};
-    host.struct_size = sizeof host;
-    host.opaque = &error;
-    host.report = [](void *opaque, uint32_t level, const char *msg) {
-        if (level >= CULD_LOG_ERROR)
-            *static_cast<std::string *>(opaque) = msg;
-    };
+    culd_host host = hostReportingTo(error);
     uint64_t field = 0;
     int32_t rc = desc_.capsule_field(&host, arch_.sm, capsule.data, capsule.size, relocType,
                                      twinOffset, &field);
@@ -119,39 +117,28 @@ bool Target::isInfoTailCode(uint32_t code) const {
 void Target::finalize(std::vector<uint8_t> &image, uint32_t linkFlags) const {
     if (!desc_.finalize)
         return;
-    struct Sink {
-        std::vector<uint8_t> bytes;
-        std::string error;
-    } sink;
-    culd_host host{};
-    host.struct_size = sizeof host;
-    host.link_flags = linkFlags;
-    host.opaque = &sink;
-    host.report = [](void *opaque, uint32_t level, const char *msg) {
-        if (level >= CULD_LOG_ERROR)
-            static_cast<Sink *>(opaque)->error = msg;
-        else if (level == CULD_LOG_WARNING)
-            Diagnostics::get().warning(msg);
-    };
+    std::string error;
+    std::vector<uint8_t> bytes;
+    culd_host host = hostReportingTo(error, linkFlags);
     culd_buffer out{};
     out.struct_size = sizeof out;
-    out.opaque = &sink;
+    out.opaque = &bytes;
     out.grow = [](void *opaque, uint64_t size) -> uint8_t * {
-        std::vector<uint8_t> &bytes = static_cast<Sink *>(opaque)->bytes;
+        std::vector<uint8_t> &grown = *static_cast<std::vector<uint8_t> *>(opaque);
         try {
-            bytes.assign(size, 0);
+            grown.assign(size, 0);
         } catch (const std::bad_alloc &) {
             return nullptr;
         }
-        return bytes.data();
+        return grown.data();
     };
     int32_t rc = desc_.finalize(&host, arch_.sm, image.data(), image.size(), &out);
-    if (rc == 1 && sink.error.empty())
+    if (rc == 1 && error.empty())
         return;
-    if (rc != 0 || !sink.error.empty())
+    if (rc != 0 || !error.empty())
         throw FatalError("plugin '" + plugin_.name() + "' failed to finalize the output" +
-                         (sink.error.empty() ? "" : ": " + sink.error));
-    image = std::move(sink.bytes);
+                         (error.empty() ? "" : ": " + error));
+    image = std::move(bytes);
 }
 
 } // namespace culd

@@ -20,8 +20,8 @@
 // nvlink writes there what it writes into the SASS twin's instruction
 // (3267 of 3267 such relocations on sm_100, 103, 110, 120 and 121).
 #include "Capsule.h"
+#include "Hex.h"
 
-#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -35,12 +35,7 @@ constexpr uint8_t kJumpTableLoad[] = {0x02, 0x22, 0x0c, 0x06, 0xf8, 0x00, 0x42, 
 constexpr uint64_t kJumpTableRecordSize = 32;
 constexpr uint64_t kJumpTableFieldOffset = 0x1c;
 
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
+// A record without the prefixes before it.
 struct Record {
     uint64_t offset = 0, size = 0;
 };
@@ -66,7 +61,7 @@ uint64_t recordSize(uint8_t lead, bool &prefix) {
 }
 
 // The capsule's records, one per instruction with a clear bit (prefixes
-// folded into the record they open), or an error.
+// belong to the record after them), or an error.
 bool parseRecords(const uint8_t *capsule, size_t size, std::vector<bool> &own,
                   std::vector<Record> &records, std::string &error) {
     if (size < kHeaderSize) {
@@ -88,7 +83,8 @@ bool parseRecords(const uint8_t *capsule, size_t size, std::vector<bool> &own,
         own[i] = !((capsule[kHeaderSize + i / 8] >> (i % 8)) & 1);
         expected += own[i];
     }
-    uint64_t at = start, open = start;
+    uint64_t at = start;
+    bool prefixed = false; // a prefix waits for its record
     while (at < size) {
         bool prefix = false;
         uint64_t n = recordSize(capsule[at], prefix);
@@ -97,13 +93,12 @@ bool parseRecords(const uint8_t *capsule, size_t size, std::vector<bool> &own,
                     ") has an encoding culd does not know";
             return false;
         }
+        if (!prefix)
+            records.push_back({at, n});
+        prefixed = prefix;
         at += n;
-        if (prefix)
-            continue;
-        records.push_back({open, at - open});
-        open = at;
     }
-    if (open != size || records.size() != expected) {
+    if (prefixed || records.size() != expected) {
         error = "capsule has " + std::to_string(records.size()) + " records for " +
                 std::to_string(expected) + " instructions of its own";
         return false;
@@ -128,12 +123,8 @@ bool jumpTableField(const uint8_t *capsule, size_t size, uint64_t twinOffset, ui
     for (uint64_t i = 0; i < index; ++i)
         k += own[i];
     const Record &r = records[k];
-    // The record proper starts after any prefixes.
-    uint64_t body = r.offset;
-    bool prefix = false;
-    while (recordSize(capsule[body], prefix) && prefix)
-        body += 2;
-    if (r.offset + r.size - body != kJumpTableRecordSize ||
+    const uint64_t body = r.offset;
+    if (r.size != kJumpTableRecordSize ||
         std::memcmp(capsule + body, kJumpTableLoad, sizeof kJumpTableLoad) != 0) {
         error = "the capsule record at " + hex(body) +
                 " is not a jump-table load culd knows how to patch";

@@ -34,6 +34,7 @@
 // byte-identical to nvlink on every rewritten kernel of the generated
 // sm_100/sm_120 sets and the fixtures (scripts/measure-mercury-finalizer.py).
 #include "Finalizer.h"
+#include "Hex.h"
 
 #include <algorithm>
 #include <array>
@@ -99,16 +100,6 @@ bool fallsThroughOnly(uint32_t op9) {
     default:
         return false;
     }
-}
-
-std::string hex(uint64_t v) {
-    static const char digits[] = "0123456789abcdef";
-    std::string s;
-    do {
-        s.insert(s.begin(), digits[v & 0xf]);
-        v >>= 4;
-    } while (v);
-    return "0x" + s;
 }
 
 // BRA target: a signed word offset (4-byte units) from the next
@@ -684,7 +675,8 @@ bool jumpTableTargets(const Image &image, const std::unordered_map<std::string, 
         return true;
     auto bank = byName.find(".nv.constant2." + kernel);
     const SectionHeader &r = image.sections()[rela->second];
-    if (bank == byName.end() || r.size % 24 != 0 || image.sections()[bank->second].type == kShtNobits) {
+    if (bank == byName.end() || r.size % 24 != 0 ||
+        image.sections()[bank->second].type == kShtNobits) {
         error = "its jump tables' relocations have no bank to read";
         return false;
     }
@@ -704,6 +696,29 @@ bool jumpTableTargets(const Image &image, const std::unordered_map<std::string, 
     targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
     return true;
 }
+
+// The image's bytes, copied on the first write: a pass that changes
+// nothing copies nothing, one that changes much copies once.
+class CopyOnWrite {
+public:
+    CopyOnWrite(const uint8_t *data, size_t size) : data_(data), size_(size) {}
+    uint8_t *at(uint64_t offset) {
+        if (result_.image.empty())
+            result_.image.assign(data_, data_ + size_);
+        return result_.image.data() + offset;
+    }
+    FinalizeResult finish() {
+        result_.status = result_.image.empty() ? FinalizeResult::Status::Unchanged
+                                               : FinalizeResult::Status::Rewritten;
+        return std::move(result_);
+    }
+    FinalizeResult &result() { return result_; }
+
+private:
+    const uint8_t *data_;
+    size_t size_;
+    FinalizeResult result_;
+};
 
 FinalizeResult failure(const std::string &what) {
     FinalizeResult r;
@@ -725,7 +740,7 @@ FinalizeResult finalizeImage(const uint8_t *data, size_t size, Allocation alloca
 
     const auto &secs = image.sections();
     const auto byName = sectionsByName(image);
-    FinalizeResult result;
+    CopyOnWrite out(data, size);
     for (size_t si = 0; si < secs.size(); ++si) {
         const SectionHeader &symtab = secs[si];
         if (symtab.type != kShtSymtab)
@@ -769,47 +784,38 @@ FinalizeResult finalizeImage(const uint8_t *data, size_t size, Allocation alloca
                 return failure("kernel '" + name + "': " + error);
             if (code == before)
                 continue;
-            if (result.image.empty())
-                result.image.assign(data, data + size);
-            writeCode(result.image.data() + text.offset, code);
-            result.rewritten.push_back(name);
+            writeCode(out.at(text.offset), code);
+            out.result().rewritten.push_back(name);
         }
     }
-    result.status = result.image.empty() ? FinalizeResult::Status::Unchanged
-                                         : FinalizeResult::Status::Rewritten;
-    return result;
+    return out.finish();
 }
+
+namespace {
 
 // A capsule's first word is the section index of its function's .text
 // (the compiler's, renumbered by nvlink): the capsule's sh_info names the
 // function in .symtab, whose st_shndx is that index.
-FinalizeResult numberCapsules(const uint8_t *data, size_t size) {
-    Image image(data, size);
-    std::string error;
-    if (!image.parse(error))
-        return failure(error);
+bool numberCapsules(const Image &image, CopyOnWrite &out, std::string &error) {
     const auto &secs = image.sections();
     const SectionHeader *symtab = nullptr;
     for (const SectionHeader &h : secs)
         if (h.type == kShtSymtab && !symtab)
             symtab = &h;
-    FinalizeResult result;
     for (size_t i = 0; i < secs.size(); ++i) {
         const SectionHeader &capsule = secs[i];
         if (capsule.type != kShtCapsule)
             continue;
-        if (!symtab || capsule.info == 0 || capsule.info >= symtab->size / 24 || capsule.size < 4)
-            return failure("capsule section " + std::to_string(i) + " names no function");
+        if (!symtab || capsule.info == 0 || capsule.info >= symtab->size / 24 ||
+            capsule.size < 4) {
+            error = "capsule section " + std::to_string(i) + " names no function";
+            return false;
+        }
         uint32_t text = load<uint16_t>(image.bytes(*symtab) + uint64_t(capsule.info) * 24 + 6);
-        if (load<uint32_t>(image.bytes(capsule)) == text)
-            continue;
-        if (result.image.empty())
-            result.image.assign(data, data + size);
-        std::memcpy(result.image.data() + capsule.offset, &text, 4);
+        if (load<uint32_t>(image.bytes(capsule)) != text)
+            std::memcpy(out.at(capsule.offset), &text, 4);
     }
-    result.status = result.image.empty() ? FinalizeResult::Status::Unchanged
-                                         : FinalizeResult::Status::Rewritten;
-    return result;
+    return true;
 }
 
 // sm_110's Mercury copy of reserved shared memory (.nv.merc.nv.shared.
@@ -818,12 +824,8 @@ FinalizeResult numberCapsules(const uint8_t *data, size_t size) {
 // offset of the first .nv.constant0.<k> section's name in the output's own
 // .shstrtab: the size the table had when nvlink took the copy (measured on
 // 66 of 66 links, -r too; the compiler's copy holds its own offset).
-FinalizeResult fillStringTableCopies(const uint8_t *data, size_t size) {
+bool fillStringTableCopies(const Image &image, CopyOnWrite &out, std::string &error) {
     constexpr uint64_t kHeaderCopy = 0x40, kSizeField = kHeaderCopy + 0x20;
-    Image image(data, size);
-    std::string error;
-    if (!image.parse(error))
-        return failure(error);
     const auto &secs = image.sections();
     std::optional<uint32_t> firstBankName;
     for (size_t i = 0; i < secs.size() && !firstBankName; ++i) {
@@ -831,7 +833,6 @@ FinalizeResult fillStringTableCopies(const uint8_t *data, size_t size) {
         if (image.sectionName(i, name) && name.rfind(".nv.constant0.", 0) == 0)
             firstBankName = secs[i].name;
     }
-    FinalizeResult result;
     for (size_t i = 0; i < secs.size(); ++i) {
         std::string name;
         if (!image.sectionName(i, name) || name.rfind(".nv.merc.nv.shared.reserved.", 0) != 0 ||
@@ -841,23 +842,35 @@ FinalizeResult fillStringTableCopies(const uint8_t *data, size_t size) {
         bool stringTableHeader = load<uint32_t>(copy) == 1 && load<uint32_t>(copy + 4) == 3 &&
                                  load<uint64_t>(copy + 0x18) == kHeaderCopy &&
                                  load<uint64_t>(copy + 0x30) == 1;
-        if (!stringTableHeader)
-            return failure("section '" + name +
-                           "' does not hold the string-table header copy culd knows");
-        if (!firstBankName)
-            return failure("section '" + name +
-                           "' copies a string-table size culd cannot derive: the output has no "
-                           ".nv.constant0 section");
+        if (!stringTableHeader) {
+            error = "section '" + name + "' does not hold the string-table header copy culd knows";
+            return false;
+        }
+        if (!firstBankName) {
+            error = "section '" + name +
+                    "' copies a string-table size culd cannot derive: the output has no "
+                    ".nv.constant0 section";
+            return false;
+        }
         uint64_t value = *firstBankName;
-        if (load<uint64_t>(copy + 0x20) == value)
-            continue;
-        if (result.image.empty())
-            result.image.assign(data, data + size);
-        std::memcpy(result.image.data() + secs[i].offset + kSizeField, &value, 8);
+        if (load<uint64_t>(copy + 0x20) != value)
+            std::memcpy(out.at(secs[i].offset + kSizeField), &value, 8);
     }
-    result.status = result.image.empty() ? FinalizeResult::Status::Unchanged
-                                         : FinalizeResult::Status::Rewritten;
-    return result;
+    return true;
+}
+
+} // namespace
+
+FinalizeResult fixUpImage(const uint8_t *data, size_t size) {
+    Image image(data, size);
+    std::string error;
+    if (!image.parse(error))
+        return failure(error);
+    CopyOnWrite out(data, size);
+    // Neither moves a section: both read the one parse.
+    if (!numberCapsules(image, out, error) || !fillStringTableCopies(image, out, error))
+        return failure(error);
+    return out.finish();
 }
 
 } // namespace culd::mercury

@@ -74,12 +74,11 @@ struct FinalizeResult {
 FinalizeResult finalizeImage(const uint8_t *image, size_t size,
                              Allocation allocation = Allocation::Reallocate);
 
-// Writes into every capsule (.nv.capmerc.text.<f>) the output section index
-// of its function's .text, as nvlink does.
-FinalizeResult numberCapsules(const uint8_t *image, size_t size);
-
-// Writes into sm_110's Mercury copy of reserved shared memory the size of
-// the .shstrtab header copy it holds, as nvlink does (see the .cpp).
-FinalizeResult fillStringTableCopies(const uint8_t *image, size_t size);
+// The words nvlink rewrites in every sm_100+ output, with one parse and at
+// most one copy of the image: each capsule's (.nv.capmerc.text.<f>) first
+// word, the output section index of its function's .text, and sm_110's
+// copy of a .shstrtab header in its Mercury reserved shared memory (see the
+// .cpp).
+FinalizeResult fixUpImage(const uint8_t *image, size_t size);
 
 } // namespace culd::mercury

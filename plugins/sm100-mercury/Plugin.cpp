@@ -175,20 +175,16 @@ public:
                      culd_buffer &out) override {
         using namespace culd::mercury;
         const std::string arch = "sm_" + std::to_string(sm);
-        // Capsules first: they name their .text by its output index; then
-        // sm_110's copy of a string-table header.
-        std::vector<uint8_t> fixed;
-        for (auto fixup : {numberCapsules, fillStringTableCopies}) {
-            FinalizeResult step = fixup(image, static_cast<size_t>(size));
-            if (step.status == FinalizeResult::Status::Error) {
-                report(host, CULD_LOG_ERROR, "malformed " + arch + " output: " + step.error);
-                return -1;
-            }
-            if (step.status == FinalizeResult::Status::Rewritten) {
-                fixed = std::move(step.image);
-                image = fixed.data();
-                size = fixed.size();
-            }
+        // The words nvlink rewrites in every output first (capsules name
+        // their .text by its output index).
+        FinalizeResult fixed = fixUpImage(image, static_cast<size_t>(size));
+        if (fixed.status == FinalizeResult::Status::Error) {
+            report(host, CULD_LOG_ERROR, "malformed " + arch + " output: " + fixed.error);
+            return -1;
+        }
+        if (fixed.status == FinalizeResult::Status::Rewritten) {
+            image = fixed.image.data();
+            size = fixed.image.size();
         }
         FinalizeResult result;
         switch (debugAction(host.link_flags & CULD_LINK_F_DEBUG,
@@ -217,7 +213,7 @@ public:
         if (result.status == FinalizeResult::Status::Rewritten) {
             image = result.image.data();
             size = result.image.size();
-        } else if (fixed.empty()) {
+        } else if (fixed.status != FinalizeResult::Status::Rewritten) {
             return 1;
         }
         uint8_t *dst = out.grow ? out.grow(out.opaque, size) : nullptr;

@@ -30,6 +30,10 @@ struct ArchName {
     std::string str() const; // "sm_90a"
 };
 
+// The host side of one hook call: an error the plugin reports lands in
+// `error` (the last one wins), a warning goes to the diagnostics.
+culd_host hostReportingTo(std::string &error, uint32_t linkFlags = 0);
+
 // A loaded, validated plugin. Owns the shared library.
 class Plugin {
 public:

@@ -114,6 +114,7 @@ public:
     void finalize(std::vector<uint8_t> &image, uint32_t linkFlags) const;
 
 private:
+    bool hasField(uint32_t minor, size_t fieldEnd) const;
     bool admit(uint32_t policy, const std::string &attribute, std::string_view file,
                std::string_view section) const;
 

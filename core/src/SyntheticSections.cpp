@@ -310,27 +310,6 @@ private:
         return m;
     }
 
-    // The inputs' CAN_FASTPATH_FINALIZE masks are ANDed, and nvlink does so
-    // where they agree. Where they do not, its mask is sometimes the AND
-    // (0x1 from 0x1 and 0x9 units, host case 26-fastpath-masks; 0 from an
-    // sm_100f 0x9 and an sm_103 0, corpus 58) and sometimes not (0x9 from
-    // two 0x1 and two 0x9 units of a host-object link; 0x9 from 0x9 and 0
-    // units of one cubin link): culd refuses host-object links with
-    // differing masks and any link mixing a zero mask with another.
-    void mergeFastpathMask(const ObjectFile &file, uint32_t mask) {
-        bool differ = fastpathFrom_ && mask != fastpathFirst_;
-        if (differ && (!ctx_.hostModules.empty() || mask == 0 || fastpathFirst_ == 0))
-            throw FatalError("'" + file.name() + "' and '" + fastpathFrom_->name() +
-                             "': .nv.compat CAN_FASTPATH_FINALIZE masks " + hex(mask) + " and " +
-                             hex(fastpathFirst_) + " differ; which of them nvlink keeps is not "
-                             "modelled yet");
-        if (!fastpathFrom_) {
-            fastpathFrom_ = &file;
-            fastpathFirst_ = mask;
-        }
-        compatFastpath_ &= mask;
-    }
-
     void makeCompat() {
         // Merge in first-seen order; values by the rules of each code.
         std::vector<std::pair<uint8_t, NvInfoRecord>> merged;
@@ -344,7 +323,7 @@ private:
                     if (!ctx_.target.admitCompat(r.code, file->name(), s->name()))
                         continue;
                     if (r.code == EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE)
-                        mergeFastpathMask(*file, r.wordCount() ? r.word(0) : 0);
+                        fastpathMasks_.push_back({file.get(), r.wordCount() ? r.word(0) : 0});
                     auto it = at.find(r.code);
                     if (it == at.end()) {
                         at[r.code] = merged.size();
@@ -362,14 +341,16 @@ private:
         for (auto &[code, r] : merged) {
             if (code == EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET)
                 continue;
-            // The inputs' masks ANDed. A zero mask is dropped from a
-            // SASS-only output but kept where the output carries the Mercury
-            // set a finaliser reads it with (sm_100+, also 0x9 & 0 for an
-            // sm_100f input linked for sm_103 with an sm_103 one).
+            // What the code kept allows (FastpathMask.cpp). A zero mask is
+            // dropped from a SASS-only output but kept where the output
+            // carries the Mercury set a finaliser reads it with (sm_100+,
+            // also 0x9 & 0 for an sm_100f input linked for sm_103 with an
+            // sm_103 one).
             if (code == EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE) {
-                if (r.wordCount() == 0 || (compatFastpath_ == 0 && !ctx_.target.isMercury()))
+                uint32_t mask = linkedFastpathMask(ctx_, fastpathMasks_).value_or(0);
+                if (r.wordCount() == 0 || (mask == 0 && !ctx_.target.isMercury()))
                     continue;
-                std::vector<uint32_t> words{compatFastpath_};
+                std::vector<uint32_t> words{mask};
                 for (size_t i = 1; i < r.wordCount(); ++i)
                     words.push_back(r.word(i));
                 appendSvalRecord(bytes, code, words);
@@ -834,9 +815,8 @@ private:
     }
 
     Context &ctx_;
-    // The first input CAN_FASTPATH_FINALIZE mask, and its file.
-    const ObjectFile *fastpathFrom_ = nullptr;
-    uint32_t fastpathFirst_ = 0;
+    // Each input's CAN_FASTPATH_FINALIZE mask, in input order.
+    FastpathMasks fastpathMasks_;
     // The SASS .nv.info outputs by input section (null: the module's), for
     // their Mercury twins.
     std::unordered_map<const InputSection *, OutputSection *> infoOutputs_;
@@ -848,7 +828,6 @@ private:
     std::optional<std::vector<Symbol *>> loneRootMemo_; // one root kernel per link
 
     OutputSection *cuinfo_ = nullptr;
-    uint32_t compatFastpath_ = ~0u;
 };
 
 } // namespace

@@ -16,6 +16,7 @@
 #include <culd-nvidia/Nvidia.h>
 
 #include "Capsule.h"
+#include "Fastpath.h"
 #include "Finalizer.h"
 
 #include <cstring>
@@ -56,6 +57,7 @@ culd_arch_info blackwell(uint32_t sm) {
     // nvlink -r: _Z3sw1ii.const_opt.0.12 -> .nv.constant.optimizer._Z3sw1ii.1
     a.relocatable_bank_symbol_prefix = ".nv.constant.optimizer.";
     a.reloc_style = CULD_RELOC_STYLE_RELA_ONLY;
+    a.fastpath_code_bits = culd::mercury::fastpathCodeBits(sm);
     return a;
 }
 
@@ -164,6 +166,13 @@ public:
             return 0;
         report(host, CULD_LOG_ERROR, error);
         return -1;
+    }
+
+    // The compat mask's bit for sm_103 follows the functions kept
+    // (Fastpath.cpp).
+    bool hasFastpathClears() const override { return true; }
+    uint32_t fastpathClears(uint32_t sm, const uint8_t *code, uint64_t size) const override {
+        return culd::mercury::fastpathClears(sm, code, static_cast<size_t>(size));
     }
 
     // nvlink re-finalises sm_100+ kernels after the link: the scoreboard of

@@ -7,10 +7,14 @@ execute_process(COMMAND ${CULD} --list-plugins
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "culd --list-plugins failed (${rc}): ${err}")
 endif()
+# The minor version the tree is at (the bad-major mock is built with it).
+file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/../../sdk/include/culd/plugin.h minor_line
+  REGEX "#define CULD_PLUGIN_ABI_MINOR")
+string(REGEX REPLACE ".*MINOR ([0-9]+)u.*" "\\1" minor "${minor_line}")
 foreach(expected
     "mock  ${MOCK_PLUGIN_DIR}/good/libculd-plugin-mock.so"
     "SMs: sm_999[a]"
-    "ABI mismatch: plugin ABI 3.4, culd ABI 2.4 (major versions differ)"
+    "ABI mismatch: plugin ABI 3.${minor}, culd ABI 2.${minor} (major versions differ)"
     "missing entry point 'culd_plugin_entry'"
     "libculd-plugin-garbage.so': not a loadable shared object")
   string(FIND "${out}" "${expected}" at)

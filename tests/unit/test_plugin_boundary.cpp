@@ -92,6 +92,17 @@ struct LinkResult {
     }
 };
 
+// The CAN_FASTPATH_FINALIZE mask of an output's .nv.compat (~0u: none).
+uint32_t fastpathMask(const LinkResult &r) {
+    const ElfSection *compat = r.section(".nv.compat");
+    if (!compat)
+        return ~0u;
+    for (const NvInfoRecord &rec : parseNvInfo(compat->data, {"out", ".nv.compat"}))
+        if (rec.code == EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE && rec.wordCount())
+            return rec.word(0);
+    return ~0u;
+}
+
 fs::path fixture(const std::string &caseName, const std::string &arch, const std::string &file) {
     return fixturesDir() / caseName / arch / file;
 }
@@ -734,6 +745,44 @@ TEST_CASE("hooks are called", "[plugin-boundary]") {
             return 0;
         };
         CHECK(link(mock, "sm_100", in).outcome.find("outside the capsule") != std::string::npos);
+    }
+    SECTION("fastpath_clears: the compat mask follows the code kept") {
+        // a.cubin is plain (0x9), b.cubin 0x1 for a device function nobody
+        // calls, c.cubin has no code (0): nvlink writes 0x9. The core asks
+        // the plugin which functions clear the arch's code bits.
+        std::vector<fs::path> in;
+        for (const char *f : {"a.cubin", "b.cubin", "c.cubin"})
+            in.push_back(fixture("104-fastpath-kept-code", "sm_100", f));
+        MockDescriptor mock("sm100-mercury");
+        REQUIRE(mock.arch(100).fastpath_code_bits == 0x8);
+        LinkResult kept = link(mock, "sm_100", in);
+        REQUIRE(kept.outcome == "ok");
+        CHECK(fastpathMask(kept) == 0x9);
+        // Answers that do not explain an input's own mask: refused, naming
+        // the input, whichever way they are wrong.
+        mock.desc.fastpath_clears = [](uint32_t, const uint8_t *, uint64_t) -> uint32_t {
+            return 0;
+        };
+        std::string none = link(mock, "sm_100", in).outcome;
+        CHECK(none.find("b.cubin'") != std::string::npos);
+        CHECK(none.find("not what its code makes of it") != std::string::npos);
+        mock.desc.fastpath_clears = [](uint32_t, const uint8_t *, uint64_t) -> uint32_t {
+            return 0x8;
+        };
+        CHECK(link(mock, "sm_100", in).outcome.find("a.cubin'") != std::string::npos);
+        mock.desc.fastpath_clears = [](uint32_t, const uint8_t *, uint64_t) -> uint32_t {
+            return 0x10; // not one of the arch's bits
+        };
+        CHECK(link(mock, "sm_100", in).outcome.find("not what its code") != std::string::npos);
+        mock.desc.fastpath_clears = nullptr;
+        CHECK(link(mock, "sm_100", in).outcome.find("cannot tell which code clears them") !=
+              std::string::npos);
+        // Without code-dependent bits the kept files' masks are ANDed (the
+        // file without code still counts for nothing).
+        mock.arch(100).fastpath_code_bits = 0;
+        LinkResult anded = link(mock, "sm_100", in);
+        REQUIRE(anded.outcome == "ok");
+        CHECK(fastpathMask(anded) == 0x1);
     }
     SECTION("finalize replaces the image, keeps it, or fails the link") {
         MockDescriptor plain("sm70");

@@ -4,7 +4,10 @@
 #include "culd/Options.h"
 #include "culd/PluginRegistry.h"
 
+#include <cstdint>
+#include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace culd {
@@ -58,6 +61,11 @@ ReservedSharedVariables reservedSharedVariables(const Context &ctx);
 void processRelocations(Context &ctx);     // Relocations.cpp
 // Part of processRelocations: the relocation sections written even empty.
 void synthesizeMetadata(Context &ctx);     // SyntheticSections.cpp
+// Part of synthesizeMetadata: the output's .nv.compat CAN_FASTPATH_FINALIZE
+// mask from the code kept of each input with a mask (nullopt: none has one).
+using FastpathMasks = std::vector<std::pair<const ObjectFile *, uint32_t>>;
+std::optional<uint32_t> linkedFastpathMask(const Context &ctx,
+                                           const FastpathMasks &masks); // FastpathMask.cpp
 // Stops here if any error was reported. Then the file: section and symbol
 // order, symbol table, relocation sections, and the ELF image laid out and
 // serialised by the layout engine (ElfWriter.h), written atomically.

@@ -75,6 +75,13 @@ public:
         return arch_.relocatable_bank_symbol_prefix ? arch_.relocatable_bank_symbol_prefix : "";
     }
 
+    // .nv.compat CAN_FASTPATH_FINALIZE: the bits of the mask that depend on
+    // the code linked (0: the inputs' masks are ANDed), and which of them
+    // one function's code clears (ABI 2.5 fastpath_clears; throws
+    // FatalError where the plugin has no such hook).
+    uint32_t fastpathCodeBits() const { return arch_.fastpath_code_bits; }
+    uint32_t fastpathClears(ByteView code) const;
+
     // Relocations: the plugin's row for `type` (nullptr when unknown), and
     // whether the row's gating class admits it on this target.
     const culd_reloc_desc *reloc(uint32_t type) const { return plugin_.reloc(type); }

@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 4u
+#define CULD_PLUGIN_ABI_MINOR 5u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -278,6 +278,13 @@ typedef struct culd_arch_info {
      * them from 1 per input file in symbol-table order; NULL keeps the
      * input names. */
     const char *relocatable_bank_symbol_prefix;
+    /* ABI 2.5: the bits of the .nv.compat CAN_FASTPATH_FINALIZE mask that
+     * depend on the code linked (0x8 on sm_100: code the compiler could not
+     * hand to sm_103 unchanged clears it). The output mask is then the AND,
+     * over the functions linked, of their file's mask with these bits put
+     * back where the descriptor's fastpath_clears says the function's code
+     * does not clear them. 0: the inputs' masks are ANDed. */
+    uint32_t fastpath_code_bits;
 } culd_arch_info;
 
 /* ------------------------------------------------------------------------- */
@@ -357,6 +364,7 @@ typedef int32_t (*culd_capsule_field_fn)(const culd_host *host, uint32_t sm,
                                          const uint8_t *capsule, uint64_t size,
                                          uint32_t reloc_type, uint64_t twin_offset,
                                          uint64_t *field_offset);
+typedef uint32_t (*culd_fastpath_clears_fn)(uint32_t sm, const uint8_t *code, uint64_t size);
 
 /* ------------------------------------------------------------------------- */
 /* The descriptor                                                            */
@@ -423,6 +431,12 @@ typedef struct culd_plugin_descriptor {
      * 0, or returns non-zero after reporting why it cannot place it. NULL:
      * the core refuses such relocations. */
     culd_capsule_field_fn capsule_field;
+
+    /* ABI 2.5. Which of the arch's fastpath_code_bits one function's code
+     * (the bytes of its .text) clears. Required when an arch sets
+     * fastpath_code_bits; the core refuses an input whose own mask these
+     * answers do not explain. */
+    culd_fastpath_clears_fn fastpath_clears;
 
     void *reserved[6]; /* zero; room for minor-version hooks */
 } culd_plugin_descriptor;

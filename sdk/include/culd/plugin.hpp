@@ -80,6 +80,13 @@ public:
                                  uint64_t & /*field*/) const {
         return -1;
     }
+    // Which of an arch's fastpath_code_bits a function's code clears; see
+    // culd_plugin_descriptor::fastpath_clears. Families whose archs set
+    // fastpath_code_bits return true from hasFastpathClears().
+    virtual bool hasFastpathClears() const { return false; }
+    virtual uint32_t fastpathClears(uint32_t /*sm*/, const uint8_t *, uint64_t) const {
+        return 0;
+    }
     // Families with a finaliser return true and implement finalize().
     virtual bool hasFinalizer() const { return false; }
     virtual int32_t finalize(const culd_host &, uint32_t, const uint8_t *, uint64_t,
@@ -177,6 +184,14 @@ template <class P> struct Holder {
         return -1;
     }
 
+    static uint32_t fastpathClears(uint32_t sm, const uint8_t *code, uint64_t size) {
+        try {
+            return instance().fastpathClears(sm, code, size);
+        } catch (...) {
+            return ~0u; // more than any arch's bits: the core refuses the input
+        }
+    }
+
     static const culd_plugin_descriptor *describe() noexcept {
         try {
             static const std::vector<culd_arch_info> archs = instance().archs();
@@ -202,6 +217,8 @@ template <class P> struct Holder {
                 d.finalize = instance().hasFinalizer() ? &Holder::finalize : nullptr;
                 d.capsule_field =
                     instance().hasCapsuleFields() ? &Holder::capsuleField : nullptr;
+                d.fastpath_clears =
+                    instance().hasFastpathClears() ? &Holder::fastpathClears : nullptr;
                 return d;
             }();
             return &desc;

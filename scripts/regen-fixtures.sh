@@ -89,7 +89,10 @@ fixture_dir_name() { # ARCH TC
 # run_job CASE ARCH TC : build one fixture directory; prints one result line
 run_job() {
     local case=$1 arch=$2 tc=$3
-    local cdir=$CORPUS/$case conf=$CORPUS/$case/case.conf
+    local conf=$CORPUS/$case/case.conf
+    # `sources = <case>` compiles another case's files (the same program
+    # linked with other flags).
+    local cdir=$CORPUS/$(conf_get "$conf" sources "$case")
     local out
     out=$FIX/$case/$(fixture_dir_name "$arch" "$tc")
     local TC_PATH TC_NVCC_EXTRA

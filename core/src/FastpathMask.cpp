@@ -26,19 +26,23 @@ namespace {
 
 bool isCode(const InputSection *s) { return s && s->kind == SectionKind::Text; }
 
-// Which code-dependent bits a file's function clears, checked against the
-// file's mask: those bits are clear in it exactly where some function
-// clears them.
+// Which code-dependent bits each of a file's functions clears (by section
+// index; empty for a file without code), checked against the file's mask:
+// those bits are clear in it exactly where some function clears them.
 std::vector<uint32_t> clearedByFunctions(const Context &ctx, const ObjectFile &file,
                                          uint32_t mask) {
     const uint32_t codeBits = ctx.target.fastpathCodeBits();
     std::vector<uint32_t> cleared(file.sections.size(), 0);
     uint32_t any = 0;
+    bool hasCode = false;
     for (size_t i = 0; i < file.sections.size(); ++i)
         if (isCode(file.sections[i])) {
             cleared[i] = ctx.target.fastpathClears(file.sections[i]->bytes());
             any |= cleared[i];
+            hasCode = true;
         }
+    if (!hasCode)
+        return {};
     if ((any & ~codeBits) || any != (codeBits & ~mask))
         throw FatalError("'" + file.name() + "': its .nv.compat CAN_FASTPATH_FINALIZE mask " +
                          hex(mask) + " is not what its code makes of it (" +
@@ -57,10 +61,7 @@ std::optional<uint32_t> linkedFastpathMask(const Context &ctx, const FastpathMas
     bool anyKept = false;
     for (const auto &[file, mask] : masks) {
         std::vector<uint32_t> cleared;
-        bool hasCode = false;
-        for (const InputSection *s : file->sections)
-            hasCode |= isCode(s);
-        if (codeBits && hasCode)
+        if (codeBits)
             cleared = clearedByFunctions(ctx, *file, mask);
         for (size_t i = 0; i < file->sections.size(); ++i) {
             const InputSection *s = file->sections[i];

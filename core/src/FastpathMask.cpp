@@ -37,7 +37,7 @@ std::vector<uint32_t> clearedByFunctions(const Context &ctx, const ObjectFile &f
     bool hasCode = false;
     for (size_t i = 0; i < file.sections.size(); ++i)
         if (isCode(file.sections[i])) {
-            cleared[i] = ctx.target.fastpathClears(file.sections[i]->bytes());
+            cleared[i] = ctx.target.fastpathClears(file.sections[i]->bytes(), ctx.target.sm());
             any |= cleared[i];
             hasCode = true;
         }
@@ -51,6 +51,29 @@ std::vector<uint32_t> clearedByFunctions(const Context &ctx, const ObjectFile &f
     return cleared;
 }
 
+// A file compiled for another SM of the family (sm_100 code linked for
+// sm_103, sm_120 for sm_121) is finalised for the target: nvlink writes the
+// target's own mask for it (0 on sm_103 and sm_121, measured), and
+// recompiles a function whose code cannot take the fast path there (a
+// double-precision kernel of sm_100 code on sm_103), which culd cannot do:
+// refused, naming it. Whether the file keeps any code.
+bool keepsCrossTargetCode(const Context &ctx, const ObjectFile &file) {
+    const bool checked = ctx.target.fastpathCodeBits(file.sm()) != 0;
+    bool kept = false;
+    for (const InputSection *s : file.sections) {
+        if (!isCode(s) || !s->isLive())
+            continue;
+        kept = true;
+        if (checked && ctx.target.fastpathClears(s->bytes(), file.sm()))
+            throw FatalError("'" + file.name() + "': function '" +
+                             std::string(s->owner ? s->owner->name : s->name()) +
+                             "', compiled for sm_" + std::to_string(file.sm()) +
+                             ", cannot take the fast path to " + ctx.target.name() +
+                             "; nvlink recompiles it, which culd cannot do");
+    }
+    return kept;
+}
+
 } // namespace
 
 std::optional<uint32_t> linkedFastpathMask(const Context &ctx, const FastpathMasks &masks) {
@@ -60,6 +83,13 @@ std::optional<uint32_t> linkedFastpathMask(const Context &ctx, const FastpathMas
     uint32_t linked = ~0u;
     bool anyKept = false;
     for (const auto &[file, mask] : masks) {
+        if (file->sm() != ctx.target.sm()) {
+            if (keepsCrossTargetCode(ctx, *file)) {
+                linked = 0;
+                anyKept = true;
+            }
+            continue;
+        }
         std::vector<uint32_t> cleared;
         if (codeBits)
             cleared = clearedByFunctions(ctx, *file, mask);

@@ -72,14 +72,19 @@ uint64_t Target::capsuleField(ByteView capsule, uint32_t relocType, uint64_t twi
     return field;
 }
 
-uint32_t Target::fastpathClears(ByteView code) const {
+uint32_t Target::fastpathCodeBits(uint32_t codeSm) const {
+    const culd_arch_info *a = plugin_.arch(codeSm);
+    return a ? a->fastpath_code_bits : 0;
+}
+
+uint32_t Target::fastpathClears(ByteView code, uint32_t codeSm) const {
     bool hooked = hasField(5, offsetof(culd_plugin_descriptor, fastpath_clears) +
                                   sizeof(desc_.fastpath_clears)) &&
                   desc_.fastpath_clears;
     if (!hooked)
         throw FatalError("plugin '" + plugin_.name() + "' names code-dependent fast-path bits for " +
                          name() + " but cannot tell which code clears them");
-    return desc_.fastpath_clears(arch_.sm, code.data, code.size);
+    return desc_.fastpath_clears(codeSm, code.data, code.size);
 }
 
 bool Target::admitEiattr(uint8_t code, std::string_view file, std::string_view section) const {

@@ -76,11 +76,12 @@ public:
     }
 
     // .nv.compat CAN_FASTPATH_FINALIZE: the bits of the mask that depend on
-    // the code linked (0: the inputs' masks are ANDed), and which of them
-    // one function's code clears (ABI 2.5 fastpath_clears; throws
-    // FatalError where the plugin has no such hook).
+    // the code linked for an SM (0: the inputs' masks are ANDed), and which
+    // of them one function's code, compiled for `codeSm`, clears (ABI 2.5
+    // fastpath_clears; throws FatalError where the plugin has no such hook).
     uint32_t fastpathCodeBits() const { return arch_.fastpath_code_bits; }
-    uint32_t fastpathClears(ByteView code) const;
+    uint32_t fastpathCodeBits(uint32_t codeSm) const;
+    uint32_t fastpathClears(ByteView code, uint32_t codeSm) const;
 
     // Relocations: the plugin's row for `type` (nullptr when unknown), and
     // whether the row's gating class admits it on this target.

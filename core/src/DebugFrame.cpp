@@ -26,16 +26,12 @@ namespace culd {
 
 using namespace elf;
 
-namespace {
-
 uint64_t readLittle(const uint8_t *p, unsigned width) {
     uint64_t v = 0;
     for (unsigned i = 0; i < width; ++i)
         v |= uint64_t(p[i]) << (8 * i);
     return v;
 }
-
-} // namespace
 
 std::vector<FrameEntry> parseFrameEntries(ByteView bytes, const std::string &where) {
     std::vector<FrameEntry> entries;

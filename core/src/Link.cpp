@@ -105,6 +105,15 @@ static void refuseUnlinkedMercurySet(Context &ctx) {
                                  "which culd would write without it");
 }
 
+uint32_t linkFlags(const Context &ctx) {
+    uint32_t flags = ctx.opts.debug ? CULD_LINK_F_DEBUG : 0;
+    for (const auto &file : ctx.files)
+        for (const ElfSection &s : file->elf().sections())
+            if (s.name == ".debug_info")
+                return flags | CULD_LINK_F_DEBUG_INPUTS;
+    return flags;
+}
+
 void runLink(const Options &opts, const Plugin &plugin) {
     // Built once, before any pass: every per-arch question of the passes
     // goes to it (and through it to the plugin), never to the C structs.
@@ -159,6 +168,9 @@ void runLink(const Options &opts, const Plugin &plugin) {
     run("register-limits", ctx, checkRegisterLimits);
     if (Diagnostics::get().errorCount())
         throw ErrorsReported();
+    // Before anything is placed: code the target changes (sm_100+ kernels
+    // lose their fence placeholders) moves what addresses it.
+    run("rewrite-code", ctx, rewriteCode);
     run("debug-frame", ctx, linkFramesByEntry);
     run("merge", ctx, createOutputSections);
     run("function-banks", ctx, placeFunctionBanks);

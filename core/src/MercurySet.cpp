@@ -228,7 +228,7 @@ void makeConcatenation(Context &ctx, OutputSection &sass, InputSection &first) {
         }
         uint64_t offset = alignTo(out->size, shadow->alignment());
         out->pieces.push_back({shadow, offset});
-        out->size = offset + shadow->size();
+        out->size = offset + shadow->linkedSize();
         out->addralign = std::max(out->addralign, shadow->alignment());
         shadow->out = out;
         shadow->outOffset = offset;

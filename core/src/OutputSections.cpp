@@ -111,8 +111,10 @@ private:
 
 // nvlink processes a file's weak functions before its other sections, so
 // their code comes first in the output; and it merges the file's module
-// shared memory (.nv_debug.shared) before its .nv.global, whatever their
-// order in the file.
+// shared memory (.nv_debug.shared) and reserved shared memory
+// (.nv.shared.reserved.<x>, sm_110: `.nv.shared.<k> .nv.global
+// .nv.shared.reserved.0` links as `.nv.shared.<k> .nv.shared.reserved.0
+// .nv.global`) before its .nv.global, whatever their order in the file.
 std::vector<InputSection *> mergeOrder(ObjectFile &file) {
     std::vector<InputSection *> weakText, rest, moduleShared;
     for (InputSection *s : file.sections) {
@@ -120,7 +122,7 @@ std::vector<InputSection *> mergeOrder(ObjectFile &file) {
             continue;
         bool weakFn = s->kind == SectionKind::Text && s->owner &&
                       s->owner->binding == STB_WEAK;
-        if (s->kind == SectionKind::SharedGlobal)
+        if (s->kind == SectionKind::SharedGlobal || s->kind == SectionKind::SharedReserved)
             moduleShared.push_back(s);
         else
             (weakFn ? weakText : rest).push_back(s);

@@ -427,6 +427,8 @@ private:
                         m = entry ? kernelExterns(*m, s->owner) : stillUndefined(*m);
                         externsInPlace = entry && m.has_value();
                     }
+                    if (m && set == InfoSet::Sass && s->text->isRewrittenCode())
+                        moveCodeOffsets(*file, *s, *m);
                     if (m)
                         records.push_back(std::move(*m));
                 }
@@ -509,6 +511,32 @@ private:
         std::vector<Symbol *> &slot = externsMemo_[f];
         slot = std::move(list);
         return slot;
+    }
+
+    // A function whose code the target rewrote (CodeRewrite.cpp): its
+    // instruction offsets go where the instructions went. A record that
+    // names a removed instruction, or whose layout culd does not know (it
+    // might hold offsets), is refused.
+    static void moveCodeOffsets(const ObjectFile &file, const InputSection &info,
+                                MergedRecord &m) {
+        const EiattrInfo *attr = eiattrInfo(m.code);
+        auto refuse = [&](const std::string &why) {
+            return FatalError(file.name() + ": section '" + std::string(info.name()) + "': " +
+                              eiattrName(m.code) + " " + why +
+                              ", in a function whose code the target rewrote");
+        };
+        if (!attr || attr->payload == EiPayload::Opaque)
+            throw refuse("has a layout culd does not know");
+        if (attr->payload != EiPayload::Offsets || m.code == EIATTR_CBANK_PARAM_OFFSETS)
+            return;
+        for (size_t at = 0; at + 4 <= m.payload.size(); at += 4) {
+            uint32_t offset;
+            std::memcpy(&offset, m.payload.data() + at, 4);
+            std::optional<uint64_t> moved = info.text->linkedOffset(offset);
+            if (!moved)
+                throw refuse("names the removed instruction at " + hex(offset));
+            putU32(m.payload, at, static_cast<uint32_t>(*moved));
+        }
     }
 
     std::optional<MergedRecord> keepFunctionRecord(ObjectFile &file, const NvInfoRecord &r) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 
 namespace culd {
 
@@ -129,12 +130,10 @@ bool Target::isInfoTailCode(uint32_t code) const {
            begin + arch_.num_info_tail_codes;
 }
 
-void Target::finalize(std::vector<uint8_t> &image, uint32_t linkFlags) const {
-    if (!desc_.finalize)
-        return;
-    std::string error;
-    std::vector<uint8_t> bytes;
-    culd_host host = hostReportingTo(error, linkFlags);
+namespace {
+
+// A culd_buffer whose bytes the host owns in `bytes`.
+culd_buffer bufferInto(std::vector<uint8_t> &bytes) {
     culd_buffer out{};
     out.struct_size = sizeof out;
     out.opaque = &bytes;
@@ -147,6 +146,60 @@ void Target::finalize(std::vector<uint8_t> &image, uint32_t linkFlags) const {
         }
         return grown.data();
     };
+    return out;
+}
+
+uint64_t loadU64(const uint8_t *p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+
+} // namespace
+
+std::optional<Target::RewrittenCode> Target::rewriteCode(ByteView code, ByteView shadow,
+                                                         uint32_t flags,
+                                                         uint32_t linkFlags) const {
+    bool hooked = hasField(6, offsetof(culd_plugin_descriptor, rewrite_code) +
+                                  sizeof(desc_.rewrite_code)) &&
+                  desc_.rewrite_code;
+    if (!hooked)
+        return std::nullopt;
+    std::string error;
+    culd_host host = hostReportingTo(error, linkFlags);
+    std::vector<uint8_t> bytes, removedBytes, shadowBytes;
+    culd_buffer outCode = bufferInto(bytes), outRemoved = bufferInto(removedBytes),
+                outShadow = bufferInto(shadowBytes);
+    int32_t rc = desc_.rewrite_code(&host, arch_.sm, code.data, code.size, shadow.data,
+                                    shadow.size, flags, &outCode, &outRemoved, &outShadow);
+    if (rc == 1 && error.empty())
+        return std::nullopt;
+    if (rc != 0 || !error.empty())
+        throw FatalError(error.empty() ? "plugin '" + plugin_.name() + "' cannot rewrite it"
+                                       : error);
+    // The ranges must be what the ABI promises before anything trusts them.
+    RewrittenCode result{std::move(bytes), {}, std::move(shadowBytes)};
+    if (removedBytes.size() % 16 != 0)
+        throw FatalError("plugin '" + plugin_.name() + "' returned a malformed list of removed code");
+    uint64_t last = 0;
+    for (size_t at = 0; at < removedBytes.size(); at += 16) {
+        uint64_t begin = loadU64(removedBytes.data() + at), end = loadU64(removedBytes.data() + at + 8);
+        if (begin < last || end <= begin || end > code.size)
+            throw FatalError("plugin '" + plugin_.name() + "' removed code ranges out of order or "
+                             "outside the function");
+        result.removed.emplace_back(begin, end);
+        last = end;
+    }
+    return result;
+}
+
+void Target::finalize(std::vector<uint8_t> &image, uint32_t linkFlags) const {
+    if (!desc_.finalize)
+        return;
+    std::string error;
+    std::vector<uint8_t> bytes;
+    culd_host host = hostReportingTo(error, linkFlags);
+    culd_buffer out = bufferInto(bytes);
     int32_t rc = desc_.finalize(&host, arch_.sm, image.data(), image.size(), &out);
     if (rc == 1 && error.empty())
         return;

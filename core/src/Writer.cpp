@@ -113,7 +113,7 @@ public:
         // The plugin's finaliser sees the image exactly as it would be
         // written (a Mercury family may compile or patch it); a no-op for
         // plugins without one.
-        ctx_.target.finalize(bytes, linkFlags());
+        ctx_.target.finalize(bytes, linkFlags(ctx_));
         // -o writes the file; libculd keeps the bytes too (both when its
         // caller, the culd command among them, gave -o).
         if (!ctx_.opts.outputFile.empty())
@@ -123,17 +123,6 @@ public:
     }
 
 private:
-    // What the finaliser must know of the link: -g, and whether some input
-    // carries -G debug info (its code may then need regenerating).
-    uint32_t linkFlags() const {
-        uint32_t flags = ctx_.opts.debug ? CULD_LINK_F_DEBUG : 0;
-        for (const auto &file : ctx_.files)
-            for (const ElfSection &s : file->elf().sections())
-                if (s.name == ".debug_info")
-                    return flags | CULD_LINK_F_DEBUG_INPUTS;
-        return flags;
-    }
-
     void makeSymtabSections() {
         shstrtab_ = ctx_.makeOutput(".shstrtab", SHT_STRTAB, 0);
         shstrtab_->kind = SectionKind::Shstrtab;
@@ -801,10 +790,13 @@ private:
 
     void fill(OutputSection &s, uint8_t *dst) {
         for (const SectionPiece &p : s.pieces) {
-            if (p.input->records.active)
+            if (!p.input->rewritten.empty())
+                std::memcpy(dst + p.offset, p.input->rewritten.data(), p.input->rewritten.size());
+            else if (p.input->records.active)
                 fillRecords(*p.input, dst + p.offset, p.offset);
             else if (!p.input->bytes().empty())
                 std::memcpy(dst + p.offset, p.input->bytes().data, p.input->bytes().size);
+            writePatches(*p.input, dst + p.offset);
         }
         if (!s.applies.empty())
             applyRelocations(ctx_.target.plugin(), ctx_.target.sm(), s.name, s.type, s.flags, dst,
@@ -822,6 +814,15 @@ private:
             uint8_t *field = dst + *layout.linkedOffset(f.field);
             for (unsigned i = 0; i < f.width; ++i)
                 field[i] = static_cast<uint8_t>(value >> (8 * i));
+        }
+    }
+
+    // The fields the linker rewrites in a piece, where they were linked.
+    static void writePatches(const InputSection &in, uint8_t *dst) {
+        for (const FieldPatch &f : in.patches) {
+            uint8_t *field = dst + *in.linkedOffset(f.offset);
+            for (unsigned i = 0; i < f.width; ++i)
+                field[i] = static_cast<uint8_t>(f.value >> (8 * i));
         }
     }
 

@@ -14,6 +14,18 @@
 // byte with exactly one record per clear bit. Any other first byte stops
 // the walk: culd then refuses rather than guess.
 //
+// The 2-byte records and prefixes carry a count v = byte1 << 1 | bit 7 of
+// byte0. A prefix stands for v - 1 SASS instructions with no Mercury
+// instruction of their own, just before the instruction of its record: the
+// twin's instructions up to its last non-NOP are exactly the capsule's n
+// plus every prefix's v - 1 (23708 of 23708 capsules). The last record, a
+// 0x50/0xd0 one, counts the twin's trailing NOPs plus one. When nvlink
+// removes a kernel's fence placeholders (SASS-only instructions) it lowers
+// the prefix that counted them, drops a prefix left counting none, and
+// rewrites the last record for the new padding; nothing else changes
+// (every capsule of the kernels rewritten in the generated and Thrust/CUB
+// sets).
+//
 // A jump-table load (the LDC of `switch` code reading its table from the
 // function's constant bank) is a 32-byte record opening with kJumpTableLoad;
 // the table's 16-bit offset sits at +0x1c, zero in the compiler's output.
@@ -106,7 +118,78 @@ bool parseRecords(const uint8_t *capsule, size_t size, std::vector<bool> &own,
     return true;
 }
 
+uint32_t shortCount(const uint8_t *record) { return uint32_t(record[1]) << 1 | record[0] >> 7; }
+
+bool putShortCount(uint8_t lead, uint32_t count, std::vector<uint8_t> &out) {
+    if (count >> 9)
+        return false;
+    out.push_back(static_cast<uint8_t>(lead | (count & 1) << 7));
+    out.push_back(static_cast<uint8_t>(count >> 1));
+    return true;
+}
+
 } // namespace
+
+bool shrinkCapsule(const uint8_t *capsule, size_t size, const std::vector<bool> &removed,
+                   size_t newPadding, std::vector<uint8_t> &out, std::string &error) {
+    std::vector<bool> own;
+    std::vector<Record> records;
+    if (!parseRecords(capsule, size, own, records, error))
+        return false;
+    const uint64_t start = records.empty() ? size : records.front().offset;
+    const Record *last = records.empty() ? nullptr : &records.back();
+    if (!last || last->size != 2 || (capsule[last->offset] & 0x7f) != 0x50 ||
+        last->offset + 2 != size) {
+        error = "the capsule does not end with the record of its padding";
+        return false;
+    }
+    out.assign(capsule, capsule + start);
+    // Walk the instructions and the bytes together, counting SASS
+    // instructions: one per Mercury instruction, v - 1 per prefix.
+    size_t sass = 0, removedSeen = 0;
+    uint64_t at = start;
+    for (bool hasRecord : own) {
+        while (hasRecord && (capsule[at] & 0x7f) == 0x51) {
+            uint32_t count = shortCount(capsule + at);
+            size_t gone = 0;
+            for (size_t k = sass; k + 1 < sass + count && k < removed.size(); ++k)
+                gone += removed[k];
+            if (gone == 0) {
+                out.insert(out.end(), capsule + at, capsule + at + 2);
+            } else if (count - gone > 1 && !putShortCount(0x51, uint32_t(count - gone), out)) {
+                error = "a prefix count does not fit";
+                return false;
+            } // else it counts nothing now: dropped
+            removedSeen += gone;
+            sass += count - 1;
+            at += 2;
+        }
+        if (sass < removed.size() && removed[sass]) {
+            error = "the capsule has an instruction of its own for a removed SASS instruction";
+            return false;
+        }
+        if (hasRecord) {
+            bool prefix = false;
+            uint64_t n = recordSize(capsule[at], prefix);
+            if (at != last->offset)
+                out.insert(out.end(), capsule + at, capsule + at + n);
+            at += n;
+        }
+        ++sass;
+    }
+    size_t removedCount = 0;
+    for (bool r : removed)
+        removedCount += r;
+    if (removedSeen != removedCount) {
+        error = "the capsule's prefixes do not count the removed SASS instructions";
+        return false;
+    }
+    if (!putShortCount(0x50, static_cast<uint32_t>(newPadding + 1), out)) {
+        error = "the padding count does not fit";
+        return false;
+    }
+    return true;
+}
 
 bool jumpTableField(const uint8_t *capsule, size_t size, uint64_t twinOffset, uint64_t &field,
                     std::string &error) {

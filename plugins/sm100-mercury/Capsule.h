@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace culd::mercury {
 
@@ -17,5 +18,13 @@ namespace culd::mercury {
 // jump-table load with an empty field.
 bool jumpTableField(const uint8_t *capsule, size_t size, uint64_t twinOffset, uint64_t &field,
                     std::string &error);
+
+// The capsule of a function whose SASS lost instructions (Fences.cpp):
+// `removed` flags the SASS twin's instructions that are gone, `newPadding`
+// the NOPs after its code now. Each removed instruction must be one of the
+// SASS-only instructions a prefix counts. Returns false with `error` set
+// when the capsule does not parse or does not account for them.
+bool shrinkCapsule(const uint8_t *capsule, size_t size, const std::vector<bool> &removed,
+                   size_t newPadding, std::vector<uint8_t> &out, std::string &error);
 
 } // namespace culd::mercury

@@ -67,38 +67,19 @@ void setBits(Insn &insn, unsigned lo, unsigned width, uint32_t value) {
     }
 }
 
-namespace {
+std::vector<Insn> readCode(const uint8_t *p, uint64_t size) {
+    std::vector<Insn> code(size / 16);
+    for (size_t i = 0; i < code.size(); ++i) {
+        std::memcpy(&code[i].lo, p + i * 16, 8);
+        std::memcpy(&code[i].hi, p + i * 16 + 8, 8);
+    }
+    return code;
+}
 
-uint32_t opcode12(const Insn &i) { return static_cast<uint32_t>(i.lo & 0xfff); }
-uint32_t opcode9(const Insn &i) { return static_cast<uint32_t>(i.lo & 0x1ff); }
-// Guard predicate (bits 12-15); 7 = PT, i.e. unconditional.
-uint32_t guard(const Insn &i) { return static_cast<uint32_t>(i.lo >> 12 & 0xf); }
-constexpr uint32_t kAlways = 7;
-
-uint32_t writeBarrier(const Insn &i) { return getBits(i, kWriteBarrierBit, 3); }
-uint32_t readBarrier(const Insn &i) { return getBits(i, kReadBarrierBit, 3); }
-uint32_t waitMask(const Insn &i) { return getBits(i, kWaitMaskBit, 6); }
-constexpr unsigned kSlotBits[2] = {kWriteBarrierBit, kReadBarrierBit};
-
-// Control-transfer opcodes (low 9 bits; the Volta+ numbering holds on sm_100).
-constexpr uint32_t kBra = 0x147;   // 0x947 BRA, 0x547 uniform-predicate BRA
-constexpr uint32_t kBrx = 0x149;   // 0x949 BRX: indirect, through a jump table
-constexpr uint32_t kExit = 0x14d;
-constexpr uint32_t kRet = 0x150;
-constexpr uint32_t kKill = 0x15b;
-bool isControlClass(uint32_t op9) { return op9 >= 0x140 && op9 <= 0x15f; }
-// Control-class instructions that do not leave the straight line.
-bool fallsThroughOnly(uint32_t op9) {
-    switch (op9) {
-    case 0x141: // BSYNC
-    case 0x142: // BREAK
-    case 0x145: // BSSY
-    case 0x146: // YIELD
-    case 0x148: // WARPSYNC
-    case 0x15d: // NANOSLEEP
-        return true;
-    default:
-        return false;
+void writeCode(uint8_t *p, const std::vector<Insn> &code) {
+    for (size_t i = 0; i < code.size(); ++i) {
+        std::memcpy(p + i * 16, &code[i].lo, 8);
+        std::memcpy(p + i * 16 + 8, &code[i].hi, 8);
     }
 }
 
@@ -113,6 +94,30 @@ int64_t branchOffsetBytes(const Insn &i) {
                                      : static_cast<int64_t>(raw);
     return words * 4;
 }
+
+bool setBranchOffsetBytes(Insn &i, int64_t bytes) {
+    constexpr int64_t kLimit = int64_t(1) << 55;
+    if (bytes % 4 != 0 || bytes / 4 >= kLimit || bytes / 4 < -kLimit)
+        return false;
+    uint64_t raw = static_cast<uint64_t>(bytes / 4) & ((uint64_t(1) << 56) - 1);
+    uint64_t high48 = raw >> 8;
+    i.lo = (i.lo & ~(uint64_t(0xff) << 16)) | (raw & 0xff) << 16;
+    i.lo = (i.lo & ((uint64_t(1) << 34) - 1)) | high48 << 34;
+    i.hi = (i.hi & ~((uint64_t(1) << 18) - 1)) | high48 >> 30;
+    return true;
+}
+
+namespace {
+
+uint32_t opcode12(const Insn &i) { return static_cast<uint32_t>(i.lo & 0xfff); }
+// Guard predicate (bits 12-15); 7 = PT, i.e. unconditional.
+uint32_t guard(const Insn &i) { return static_cast<uint32_t>(i.lo >> 12 & 0xf); }
+constexpr uint32_t kAlways = 7;
+
+uint32_t writeBarrier(const Insn &i) { return getBits(i, kWriteBarrierBit, 3); }
+uint32_t readBarrier(const Insn &i) { return getBits(i, kReadBarrierBit, 3); }
+uint32_t waitMask(const Insn &i) { return getBits(i, kWaitMaskBit, 6); }
+constexpr unsigned kSlotBits[2] = {kWriteBarrierBit, kReadBarrierBit};
 
 // The control-flow graph: up to two direct successors per instruction (-1
 // = none), and for an indirect branch (BRX) every target of the function's
@@ -295,7 +300,11 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
 // neither its own index nor only ever the shifted one). It never moves to
 // 0 or 1 unless it joins a group whose first producer decides. Its read
 // barrier shifts like any other.
-bool isGlobalLoad(const Insn &insn) { return opcode12(insn) == 0x981; }
+// LDG, and ATOMG (0x9a8), which returns what it read (the atomics of
+// 100-memory-fences keep their index like a load).
+bool isGlobalLoad(const Insn &insn) {
+    return opcode12(insn) == 0x981 || opcode12(insn) == 0x9a8;
+}
 constexpr uint32_t kLongLatencyFloor = 2;
 
 uint32_t shifted(uint32_t barrier, uint32_t b0) {
@@ -477,8 +486,6 @@ bool isCall(const Insn &insn) {
     return op == 0x143 || op == 0x144;
 }
 
-bool isMemoryFence(const Insn &insn) { return (insn.lo & 0xfff) == 0x992; }
-
 bool rewriteScoreboards(std::vector<Insn> &code, std::string &error, Allocation allocation,
                         const std::vector<uint64_t> &jumpTargets) {
     auto p0 = std::find_if(code.begin(), code.end(), isStackPointerLoad);
@@ -635,20 +642,6 @@ bool minStackSizes(const Image &image, std::unordered_map<uint32_t, uint32_t> &o
     return true;
 }
 
-std::vector<Insn> readCode(const uint8_t *p, uint64_t size) {
-    std::vector<Insn> code(size / 16);
-    for (size_t i = 0; i < code.size(); ++i)
-        code[i] = {load<uint64_t>(p + i * 16), load<uint64_t>(p + i * 16 + 8)};
-    return code;
-}
-
-void writeCode(uint8_t *p, const std::vector<Insn> &code) {
-    for (size_t i = 0; i < code.size(); ++i) {
-        std::memcpy(p + i * 16, &code[i].lo, 8);
-        std::memcpy(p + i * 16 + 8, &code[i].hi, 8);
-    }
-}
-
 // Sections by name, for the per-kernel sections found by name.
 std::unordered_map<std::string, size_t> sectionsByName(const Image &image) {
     std::unordered_map<std::string, size_t> byName;
@@ -769,13 +762,6 @@ FinalizeResult finalizeImage(const uint8_t *data, size_t size, Allocation alloca
             std::vector<Insn> code = readCode(image.bytes(text), text.size);
             if (std::any_of(code.begin(), code.end(), isCall))
                 continue;
-            // nvlink regenerates such a kernel's fences (a __threadfence_block
-            // loses its MEMBAR sequence, 32 -> 24 instructions, on sm_100,
-            // sm_103 and sm_120 alike); device functions keep theirs.
-            if (std::any_of(code.begin(), code.end(), isMemoryFence))
-                return failure("kernel '" + name +
-                               "': nvlink rewrites the memory fences (MEMBAR) of such a kernel, "
-                               "which culd does not reproduce");
             std::vector<uint64_t> targets;
             if (!jumpTableTargets(image, byName, name, k, targets, error))
                 return failure("kernel '" + name + "': " + error);

@@ -25,15 +25,49 @@ constexpr unsigned kWaitMaskBit = 116;     // 6 bits, one per barrier
 constexpr unsigned kNoBarrier = 7;
 constexpr unsigned kNumBarriers = 6;
 
+// Control-transfer opcodes (low 9 bits; the Volta+ numbering holds on
+// sm_100).
+inline uint32_t opcode9(const Insn &i) { return static_cast<uint32_t>(i.lo & 0x1ff); }
+constexpr uint32_t kBssy = 0x145;  // BSSY: its reconvergence point is an offset
+constexpr uint32_t kBra = 0x147;   // 0x947 BRA, 0x547 uniform-predicate BRA
+constexpr uint32_t kBrx = 0x149;   // 0x949 BRX: indirect, through a jump table
+constexpr uint32_t kExit = 0x14d;
+constexpr uint32_t kRet = 0x150;
+constexpr uint32_t kKill = 0x15b;
+inline bool isControlClass(uint32_t op9) { return op9 >= 0x140 && op9 <= 0x15f; }
+// Control-class instructions that do not leave the straight line.
+inline bool fallsThroughOnly(uint32_t op9) {
+    switch (op9) {
+    case 0x141: // BSYNC
+    case 0x142: // BREAK
+    case kBssy:
+    case 0x146: // YIELD
+    case 0x148: // WARPSYNC
+    case 0x15d: // NANOSLEEP
+        return true;
+    default:
+        return false;
+    }
+}
+
 uint32_t getBits(const Insn &insn, unsigned lo, unsigned width);
 void setBits(Insn &insn, unsigned lo, unsigned width, uint32_t value);
 
 // `LDC R1, c[0x0][0x37c]`: the stack-pointer load of an -rdc kernel.
+// A function's code as instructions (a trailing partial one is ignored),
+// and back.
+std::vector<Insn> readCode(const uint8_t *p, uint64_t size);
+void writeCode(uint8_t *p, const std::vector<Insn> &code);
+
+// A BRA's target, in bytes from the next instruction; the setter returns
+// false when the offset does not fit the field.
+int64_t branchOffsetBytes(const Insn &insn);
+bool setBranchOffsetBytes(Insn &insn, int64_t bytes);
+
 bool isStackPointerLoad(const Insn &insn);
 // CALL of any kind (direct, indirect, to internal slow paths).
 bool isCall(const Insn &insn);
 // MEMBAR (opcode 0x992): what __threadfence*() compiles to.
-bool isMemoryFence(const Insn &insn);
 
 // How a function's scoreboard bits are re-allocated once the stack-pointer
 // load loses its barrier.

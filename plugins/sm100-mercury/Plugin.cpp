@@ -17,6 +17,7 @@
 
 #include "Capsule.h"
 #include "Fastpath.h"
+#include "Fences.h"
 #include "Finalizer.h"
 
 #include <cstring>
@@ -173,6 +174,45 @@ public:
     bool hasFastpathClears() const override { return true; }
     uint32_t fastpathClears(uint32_t sm, const uint8_t *code, uint64_t size) const override {
         return culd::mercury::fastpathClears(sm, code, static_cast<size_t>(size));
+    }
+
+    // nvlink removes the memory-fence placeholders of kernels that make no
+    // call before it lays them out (Fences.cpp).
+    bool hasCodeRewrite() const override { return true; }
+    int32_t rewriteCode(const culd_host &host, uint32_t, const uint8_t *code, uint64_t size,
+                        const uint8_t *capsule, uint64_t capsuleSize, uint32_t flags,
+                        culd_buffer &outCode, culd_buffer &outRemoved,
+                        culd_buffer &outCapsule) const override {
+        using culd::mercury::FenceRewrite;
+        FenceRewrite r = culd::mercury::dropFencePlaceholders(
+            code, static_cast<size_t>(size), capsule, static_cast<size_t>(capsuleSize),
+            flags & CULD_CODE_F_ENTRY);
+        if (r.status == FenceRewrite::Status::Unchanged)
+            return 1;
+        if (r.status == FenceRewrite::Status::Error) {
+            report(host, CULD_LOG_ERROR, "nvlink removes the memory-fence placeholders of this "
+                                         "kernel, which culd cannot do here: " + r.error);
+            return -1;
+        }
+        uint8_t *dst = outCode.grow ? outCode.grow(outCode.opaque, r.code.size()) : nullptr;
+        uint8_t *ranges = outRemoved.grow
+                              ? outRemoved.grow(outRemoved.opaque, r.removed.size() * 16)
+                              : nullptr;
+        uint8_t *newCapsule = r.capsule.empty() || !outCapsule.grow
+                                  ? nullptr
+                                  : outCapsule.grow(outCapsule.opaque, r.capsule.size());
+        if (!dst || (!ranges && !r.removed.empty()) || (!newCapsule && !r.capsule.empty())) {
+            report(host, CULD_LOG_ERROR, "out of memory rewriting a kernel's code");
+            return -1;
+        }
+        std::memcpy(dst, r.code.data(), r.code.size());
+        if (newCapsule)
+            std::memcpy(newCapsule, r.capsule.data(), r.capsule.size());
+        for (size_t i = 0; i < r.removed.size(); ++i) {
+            std::memcpy(ranges + i * 16, &r.removed[i].first, 8);
+            std::memcpy(ranges + i * 16 + 8, &r.removed[i].second, 8);
+        }
+        return 0;
     }
 
     // nvlink re-finalises sm_100+ kernels after the link: the scoreboard of

@@ -784,6 +784,111 @@ TEST_CASE("hooks are called", "[plugin-boundary]") {
         REQUIRE(anded.outcome == "ok");
         CHECK(fastpathMask(anded) == 0x1);
     }
+    SECTION("rewrite_code: what addresses the code moves with it") {
+        // A hook that removes every kernel's second instruction and marks
+        // its capsule: the core must link the new bytes, move the EXIT
+        // offsets, the symbol's size and the frame entry's range, and
+        // write the capsule it was given.
+        std::vector<fs::path> in = {fixture("01-single-kernel", "sm_100", "k.cubin")};
+        MockDescriptor plain("sm100-mercury");
+        plain.desc.rewrite_code = nullptr;
+        LinkResult before = link(plain, "sm_100", in);
+        REQUIRE(before.outcome == "ok");
+        static unsigned calls;
+        calls = 0;
+        MockDescriptor mock("sm100-mercury");
+        mock.desc.rewrite_code = [](const culd_host *, uint32_t, const uint8_t *code,
+                                    uint64_t size, const uint8_t *shadow, uint64_t shadowSize,
+                                    uint32_t flags, culd_buffer *outCode, culd_buffer *outRemoved,
+                                    culd_buffer *outShadow) -> int32_t {
+            ++calls;
+            if (!(flags & CULD_CODE_F_ENTRY) || size < 32)
+                return 1;
+            uint8_t *p = outCode->grow(outCode->opaque, size - 16);
+            std::memcpy(p, code, 16);
+            std::memcpy(p + 16, code + 32, size - 32);
+            const uint64_t removed[2] = {16, 32};
+            std::memcpy(outRemoved->grow(outRemoved->opaque, 16), removed, 16);
+            uint8_t *q = outShadow->grow(outShadow->opaque, shadowSize);
+            std::memcpy(q, shadow, shadowSize);
+            q[shadowSize - 1] ^= 0xff;
+            return 0;
+        };
+        LinkResult after = link(mock, "sm_100", in);
+        REQUIRE(after.outcome == "ok");
+        CHECK(calls == 1);
+        const std::string text = ".text._Z5saxpyifPKfPf";
+        const ElfSection *old = before.section(text);
+        ByteView oldCode = old->data;
+        std::vector<uint8_t> expected(oldCode.begin(), oldCode.begin() + 16);
+        expected.insert(expected.end(), oldCode.begin() + 32, oldCode.end());
+        const ElfSection *now = after.section(text);
+        REQUIRE(now->size == old->size - 16);
+        CHECK(std::vector<uint8_t>(now->data.begin(), now->data.end()) == expected);
+        // The kernel's size, its EXIT offsets and its frame entry's range.
+        auto kernelSize = [](const LinkResult &r) {
+            ElfFile f = r.elf();
+            for (const ElfSymbol &sym : f.symbols())
+                if (sym.name == "_Z5saxpyifPKfPf")
+                    return sym.size;
+            return uint64_t(0);
+        };
+        CHECK(kernelSize(after) == kernelSize(before) - 16);
+        auto exits = [](const LinkResult &r) {
+            std::vector<uint32_t> out;
+            const ElfSection *info = r.section(".nv.info._Z5saxpyifPKfPf");
+            for (const NvInfoRecord &rec : parseNvInfo(info->data, {"out", "info"}))
+                if (rec.code == EIATTR_EXIT_INSTR_OFFSETS)
+                    for (uint32_t i = 0; i < rec.wordCount(); ++i)
+                        out.push_back(rec.word(i));
+            return out;
+        };
+        std::vector<uint32_t> oldExits = exits(before), newExits = exits(after);
+        REQUIRE(oldExits.size() == newExits.size());
+        for (size_t i = 0; i < oldExits.size(); ++i)
+            CHECK(newExits[i] == oldExits[i] - 16);
+        auto frameRange = [](const LinkResult &r) {
+            const ElfSection *frame = r.section(".debug_frame");
+            for (const FrameEntry &e : parseFrameEntries(frame->data, "frame"))
+                if (!e.isCie && e.end > e.locationField + 16) {
+                    uint64_t range;
+                    std::memcpy(&range, frame->data.data + e.locationField + 8, 8);
+                    return range;
+                }
+            return uint64_t(0);
+        };
+        CHECK(frameRange(after) == frameRange(before) - 16);
+        // The capsule is the hook's; its metadata stays.
+        const std::string capsule = ".nv.capmerc.text._Z5saxpyifPKfPf";
+        REQUIRE(after.section(capsule)->size == before.section(capsule)->size);
+        CHECK(after.section(capsule)->data.data[before.section(capsule)->size - 1] ==
+              (before.section(capsule)->data.data[before.section(capsule)->size - 1] ^ 0xff));
+        // A relocatable link keeps the code as compiled.
+        calls = 0;
+        REQUIRE(link(mock, "sm_100", in, {"-r"}).outcome == "ok");
+        CHECK(calls == 0);
+        // Ranges that do not describe the code are refused.
+        mock.desc.rewrite_code = [](const culd_host *, uint32_t, const uint8_t *code,
+                                    uint64_t size, const uint8_t *, uint64_t, uint32_t,
+                                    culd_buffer *outCode, culd_buffer *outRemoved,
+                                    culd_buffer *) -> int32_t {
+            std::memcpy(outCode->grow(outCode->opaque, size), code, size);
+            const uint64_t removed[2] = {32, size + 16};
+            std::memcpy(outRemoved->grow(outRemoved->opaque, 16), removed, 16);
+            return 0;
+        };
+        CHECK(link(mock, "sm_100", in).outcome.find("outside the function") != std::string::npos);
+        // The plugin's reason reaches the user, with the function's name.
+        mock.desc.rewrite_code = [](const culd_host *host, uint32_t, const uint8_t *, uint64_t,
+                                    const uint8_t *, uint64_t, uint32_t, culd_buffer *,
+                                    culd_buffer *, culd_buffer *) -> int32_t {
+            host->report(host->opaque, CULD_LOG_ERROR, "no such luck");
+            return -1;
+        };
+        std::string refused = link(mock, "sm_100", in).outcome;
+        CHECK(refused.find("saxpy(int, float, float const *, float *)") != std::string::npos);
+        CHECK(refused.find("no such luck") != std::string::npos);
+    }
     SECTION("finalize replaces the image, keeps it, or fails the link") {
         MockDescriptor plain("sm70");
         LinkResult before = link(plain, "sm_80", crossFile("sm_80"));

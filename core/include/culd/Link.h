@@ -26,6 +26,10 @@ void runLink(const Options &opts, const Plugin &plugin);
 // linking (HostLinkerScript.cpp).
 void writeHostLinkerScript(const Options &opts);
 
+// What a plugin hook must know of the link (CULD_LINK_F_*): -g, and
+// whether some input carries -G debug info (Link.cpp).
+uint32_t linkFlags(const Context &ctx);
+
 // The passes, in the order runLink calls them (each in its own .cpp).
 void readInputs(Context &ctx);             // InputFiles.cpp
 // -lto: whether the link is one of LTO IR only, which linkTimeOptimize
@@ -43,6 +47,7 @@ void reportUndefined(Context &ctx);        // SymbolTable.cpp
 void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
 void warnUnboundedStacks(Context &ctx);    // CallGraphAnalysis.cpp (recursion: stack unknown)
 // Targets that rebuild .debug_frame: which of its entries each input keeps.
+void rewriteCode(Context &ctx);            // CodeRewrite.cpp (the plugin's rewrite_code)
 void linkFramesByEntry(Context &ctx);     // DebugFrame.cpp
 void createOutputSections(Context &ctx);   // OutputSections.cpp
 void checkRegisterLimits(Context &ctx);    // RegisterLimits.cpp

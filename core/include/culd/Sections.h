@@ -76,6 +76,15 @@ struct RecordLayout {
     bool isSelfOffsetField(uint64_t inputOffset) const;
 };
 
+// A field the linker rewrites in an input section's bytes, at an input
+// offset (a rewritten function's frame entry: its address range and
+// location advances; CodeRewrite.cpp).
+struct FieldPatch {
+    uint64_t offset = 0;
+    uint64_t value = 0;
+    uint8_t width = 0;
+};
+
 struct InputSection {
     ObjectFile *file = nullptr;
     const ElfSection *header = nullptr;
@@ -109,7 +118,15 @@ struct InputSection {
     std::vector<std::pair<uint64_t, uint64_t>> supersededData;
     // Set when only some of its records are linked (see RecordLayout).
     RecordLayout records;
+    // Fields rewritten after the bytes are copied, sorted by offset.
+    std::vector<FieldPatch> patches;
+    // When not empty, the bytes written instead of the input's: code and
+    // its Mercury shadow as the target rewrote them (CodeRewrite.cpp). A
+    // section linked through `records` keeps its input offsets there.
+    std::vector<uint8_t> rewritten;
 
+    // Code the target rewrote before layout (CodeRewrite.cpp).
+    bool isRewrittenCode() const { return kind == SectionKind::Text && !rewritten.empty(); }
     // A per-function section lives and dies with its function's code.
     bool isLive() const { return live && (!text || text->live); }
     bool isReachable() const { return isLive() && reachable && (!text || text->reachable); }
@@ -131,7 +148,9 @@ struct InputSection {
     ByteView bytes() const { return header->data; }
     uint64_t size() const { return header->size; }
     // What reaches the output: size() unless linked record by record.
-    uint64_t linkedSize() const { return records.active ? records.linkedSize : size(); }
+    uint64_t linkedSize() const {
+        return records.active ? records.linkedSize : rewritten.empty() ? size() : rewritten.size();
+    }
     std::optional<uint64_t> linkedOffset(uint64_t inputOffset) const {
         return records.active ? records.linkedOffset(inputOffset) : inputOffset;
     }

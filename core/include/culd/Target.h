@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -109,6 +110,19 @@ public:
     // capsule_field). Throws FatalError with the plugin's reason (or that it
     // has no such hook) when it cannot place it.
     uint64_t capsuleField(ByteView capsule, uint32_t relocType, uint64_t twinOffset) const;
+
+    // Code the plugin rewrites before layout (ABI 2.6 rewrite_code): the new
+    // bytes of one function's .text, the input byte ranges removed, sorted
+    // [begin, end), and its Mercury shadow's new bytes (empty: unchanged);
+    // nullopt when the code stays as it is. Throws FatalError with the
+    // plugin's reason when it cannot rewrite it.
+    struct RewrittenCode {
+        std::vector<uint8_t> bytes;
+        std::vector<std::pair<uint64_t, uint64_t>> removed;
+        std::vector<uint8_t> shadow;
+    };
+    std::optional<RewrittenCode> rewriteCode(ByteView code, ByteView shadow, uint32_t flags,
+                                             uint32_t linkFlags) const;
 
     // Attribute gating. True when the record stays in the output; a WARN
     // policy warns once per code, ERROR throws FatalError naming the input

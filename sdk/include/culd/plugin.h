@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 5u
+#define CULD_PLUGIN_ABI_MINOR 6u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -366,6 +366,16 @@ typedef int32_t (*culd_capsule_field_fn)(const culd_host *host, uint32_t sm,
                                          uint64_t *field_offset);
 typedef uint32_t (*culd_fastpath_clears_fn)(uint32_t sm, const uint8_t *code, uint64_t size);
 
+/* What the core tells rewrite_code about a function (ABI 2.6). */
+enum {
+    CULD_CODE_F_ENTRY = 1u << 0 /* a kernel (STO_CUDA_ENTRY) */
+};
+typedef int32_t (*culd_rewrite_code_fn)(const culd_host *host, uint32_t sm,
+                                        const uint8_t *code, uint64_t size,
+                                        const uint8_t *shadow, uint64_t shadow_size,
+                                        uint32_t flags, culd_buffer *out_code,
+                                        culd_buffer *out_removed, culd_buffer *out_shadow);
+
 /* ------------------------------------------------------------------------- */
 /* The descriptor                                                            */
 /* ------------------------------------------------------------------------- */
@@ -437,6 +447,21 @@ typedef struct culd_plugin_descriptor {
      * fastpath_code_bits; the core refuses an input whose own mask these
      * answers do not explain. */
     culd_fastpath_clears_fn fastpath_clears;
+
+    /* ABI 2.6. Code the linker rewrites before layout, function by function
+     * (nvlink 13.0 drops the memory-fence placeholders of sm_100+ kernels).
+     * Gets one live function's .text of a final (not -r) link, its Mercury
+     * shadow (the capsule; NULL and 0 when it has none) and CULD_CODE_F_*
+     * flags. Returns 1 when the code stays as it is; 0 after writing the
+     * new code through `out_code`, through `out_removed` the input byte
+     * ranges that are gone as sorted [begin, end) pairs of uint64_t, and
+     * the new shadow through `out_shadow` (not grown: the shadow stays).
+     * Every other input byte of the code keeps its order, so the core moves
+     * relocations, symbols, .nv.info offsets and frame entries with it; the
+     * shadow's relocations and metadata, which address its own code, stay.
+     * Other values after reporting why the code cannot be rewritten. NULL:
+     * code is linked as it is. */
+    culd_rewrite_code_fn rewrite_code;
 
     void *reserved[6]; /* zero; room for minor-version hooks */
 } culd_plugin_descriptor;

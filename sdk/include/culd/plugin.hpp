@@ -87,6 +87,16 @@ public:
     virtual uint32_t fastpathClears(uint32_t /*sm*/, const uint8_t *, uint64_t) const {
         return 0;
     }
+    // Code rewritten before layout (1: unchanged, 0: rewritten, else an
+    // error reported); see culd_plugin_descriptor::rewrite_code. Families
+    // that rewrite code return true from hasCodeRewrite().
+    virtual bool hasCodeRewrite() const { return false; }
+    virtual int32_t rewriteCode(const culd_host &, uint32_t /*sm*/, const uint8_t *, uint64_t,
+                                const uint8_t * /*shadow*/, uint64_t, uint32_t /*flags*/,
+                                culd_buffer & /*code*/, culd_buffer & /*removed*/,
+                                culd_buffer & /*shadow*/) const {
+        return 1;
+    }
     // Families with a finaliser return true and implement finalize().
     virtual bool hasFinalizer() const { return false; }
     virtual int32_t finalize(const culd_host &, uint32_t, const uint8_t *, uint64_t,
@@ -171,6 +181,21 @@ template <class P> struct Holder {
         return -1;
     }
 
+    static int32_t rewriteCode(const culd_host *host, uint32_t sm, const uint8_t *code,
+                               uint64_t size, const uint8_t *shadow, uint64_t shadowSize,
+                               uint32_t flags, culd_buffer *outCode, culd_buffer *outRemoved,
+                               culd_buffer *outShadow) {
+        try {
+            return instance().rewriteCode(*host, sm, code, size, shadow, shadowSize, flags,
+                                          *outCode, *outRemoved, *outShadow);
+        } catch (const std::exception &e) {
+            reportException(host, e.what());
+        } catch (...) {
+            reportException(host, "unknown exception");
+        }
+        return -1;
+    }
+
     static int32_t capsuleField(const culd_host *host, uint32_t sm, const uint8_t *capsule,
                                 uint64_t size, uint32_t type, uint64_t twinOffset,
                                 uint64_t *field) {
@@ -219,6 +244,7 @@ template <class P> struct Holder {
                     instance().hasCapsuleFields() ? &Holder::capsuleField : nullptr;
                 d.fastpath_clears =
                     instance().hasFastpathClears() ? &Holder::fastpathClears : nullptr;
+                d.rewrite_code = instance().hasCodeRewrite() ? &Holder::rewriteCode : nullptr;
                 return d;
             }();
             return &desc;

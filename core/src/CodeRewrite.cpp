@@ -1,0 +1,360 @@
+// Code the target rewrites before layout.
+//
+// Some targets change a function's code at link time, size included: nvlink
+// 13.0 removes the memory-fence placeholders of sm_100+ kernels that make no
+// call (plugins/sm100-mercury/Fences.cpp). The plugin's rewrite_code hook
+// gives the new bytes and the input ranges removed; every other input byte
+// keeps its order, so here everything that addresses the code moves with
+// it, as if the compiler had emitted the new code:
+//   * the section is linked through a RecordLayout (its new bytes, and the
+//     map from input offsets that relocations go through);
+//   * the symbols defined in it get their new values and sizes;
+//   * its frame entry (.debug_frame) gets the new address range, and its
+//     location advances the offsets they now reach;
+//   * .nv.info instruction offsets are mapped when written
+//     (SyntheticSections.cpp).
+// What would need more than moving offsets is refused: a relocation inside
+// removed code, a reference into the code with an addend, line tables and
+// other debug information addressing it. A relocatable link (-r) keeps the
+// code as compiled, as nvlink does: the final link rewrites it.
+#include "culd/Context.h"
+#include "culd/DebugFrame.h"
+#include "culd/Diagnostics.h"
+#include "culd/Hex.h"
+#include "culd/Link.h"
+#include "culd/SymbolNames.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace culd {
+
+namespace {
+
+// The kept ranges between the removed ones, and the new bytes.
+void layOutRewrittenCode(InputSection &text, Target::RewrittenCode &code) {
+    RecordLayout &layout = text.records;
+    layout.active = true;
+    uint64_t at = 0, linked = 0;
+    for (const auto &[begin, end] : code.removed) {
+        if (begin > at)
+            layout.kept.push_back({at, begin, linked});
+        linked += begin - at;
+        at = end;
+    }
+    if (text.size() > at)
+        layout.kept.push_back({at, text.size(), linked});
+    layout.linkedSize = code.bytes.size();
+    text.rewritten = std::move(code.bytes);
+    // The shadow's relocations and metadata address its own code: only its
+    // bytes change.
+    if (text.shadow && !code.shadow.empty())
+        text.shadow->rewritten = std::move(code.shadow);
+}
+
+// A byte of the input code and where it went; a removed one, where the
+// first kept byte after it went (the end of the code maps to the end).
+uint64_t linkedAtOrAfter(const InputSection &text, uint64_t inputOffset) {
+    if (std::optional<uint64_t> at = text.linkedOffset(inputOffset))
+        return *at;
+    for (const RecordLayout::Range &r : text.records.kept)
+        if (r.begin >= inputOffset)
+            return r.linked;
+    return text.linkedSize();
+}
+
+// CUDA code addresses are 8 bytes, in 32- and 64-bit DWARF alike.
+constexpr uint64_t kAddressSize = 8;
+
+// The DWARF call-frame program of one frame entry, walked to move its
+// location advances (DWARF 4 §6.4.2; the opcodes ptxas emits and the other
+// standard ones whose operands are plain LEB128s).
+class FrameProgram {
+public:
+    FrameProgram(const InputSection &frame, const InputSection &text, uint64_t codeAlign,
+                 std::string where)
+        : bytes_(frame.bytes()), text_(text), codeAlign_(codeAlign), where_(std::move(where)) {}
+
+    void move(uint64_t begin, uint64_t end, std::vector<FieldPatch> &patches) {
+        at_ = begin;
+        uint64_t location = 0, linked = 0;
+        while (at_ < end) {
+            uint64_t opAt = at_;
+            uint8_t op = byte(end);
+            unsigned width = 0;
+            uint64_t delta = 0;
+            if ((op & 0xc0) == 0x40) { // DW_CFA_advance_loc: delta in the opcode
+                delta = op & 0x3f;
+                width = 0;
+            } else if (op >= 0x02 && op <= 0x04) { // advance_loc1/2/4
+                width = op == 0x02 ? 1 : op == 0x03 ? 2 : 4;
+                if (end - at_ < width)
+                    throw fail("runs past its entry");
+                delta = readLittle(bytes_.data + at_, width);
+                at_ += width;
+            } else {
+                skipOperands(op, end);
+                continue;
+            }
+            location += delta * codeAlign_;
+            uint64_t moved = linkedAtOrAfter(text_, location);
+            if ((moved - linked) % codeAlign_ != 0)
+                throw fail("moves a location advance off the code alignment");
+            uint64_t newDelta = (moved - linked) / codeAlign_;
+            if (width == 0 ? newDelta > 0x3f : width < 8 && newDelta >> (8 * width) != 0)
+                throw fail("needs a wider location advance");
+            if (newDelta != delta) {
+                if (width == 0)
+                    patches.push_back({opAt, uint64_t(0x40 | newDelta), 1});
+                else
+                    patches.push_back({opAt + 1, newDelta, static_cast<uint8_t>(width)});
+            }
+            linked = moved;
+        }
+    }
+
+private:
+    FatalError fail(const std::string &why) const {
+        return FatalError(where_ + ": the call-frame program at offset " + hex(at_) + " " + why);
+    }
+    uint8_t byte(uint64_t end) {
+        if (at_ >= end)
+            throw fail("runs past its entry");
+        return bytes_.data[at_++];
+    }
+    void leb(uint64_t end) {
+        while (byte(end) & 0x80) {
+        }
+    }
+    void block(uint64_t end) {
+        uint64_t length = 0;
+        unsigned shift = 0;
+        uint8_t b;
+        do {
+            b = byte(end);
+            if (shift < 64)
+                length |= uint64_t(b & 0x7f) << shift;
+            shift += 7;
+        } while (b & 0x80);
+        if (length > end - at_)
+            throw fail("runs past its entry");
+        at_ += length;
+    }
+    void skipOperands(uint8_t op, uint64_t end) {
+        switch (op & 0xc0) {
+        case 0x80: // DW_CFA_offset: register in the opcode, ULEB offset
+            return leb(end);
+        case 0xc0: // DW_CFA_restore
+            return;
+        default:
+            break;
+        }
+        switch (op) {
+        case 0x00: case 0x0a: case 0x0b: // nop, remember_state, restore_state
+            return;
+        case 0x06: case 0x07: case 0x08: case 0x0d: case 0x0e: case 0x13:
+            return leb(end); // one LEB128
+        case 0x05: case 0x09: case 0x0c: case 0x11: case 0x12: case 0x14: case 0x15:
+            leb(end);
+            return leb(end); // two
+        case 0x0f: // def_cfa_expression
+            return block(end);
+        case 0x10: case 0x16: // expression, val_expression
+            leb(end);
+            return block(end);
+        default:
+            at_ -= 1;
+            throw fail("holds opcode " + hex(op) + ", which culd does not move");
+        }
+    }
+
+    ByteView bytes_;
+    const InputSection &text_;
+    uint64_t codeAlign_;
+    std::string where_;
+    uint64_t at_ = 0;
+};
+
+class CodeRewriter {
+public:
+    CodeRewriter(Context &ctx, ObjectFile &file, uint32_t linkFlags)
+        : ctx_(ctx), file_(file), linkFlags_(linkFlags) {}
+
+    void run() {
+        for (InputSection *s : file_.sections)
+            if (s && s->kind == SectionKind::Text && s->isLive() && s->owner &&
+                s->owner->isFunction())
+                rewrite(*s);
+        if (!rewrittenAny_)
+            return;
+        moveSymbols();
+        checkReferences();
+        moveFrameEntries();
+    }
+
+private:
+    std::string functionName(const InputSection &text) const {
+        return demangleForMessage(text.owner->name);
+    }
+
+    void rewrite(InputSection &text) {
+        uint32_t flags = text.owner->isEntry() ? CULD_CODE_F_ENTRY : 0;
+        std::optional<Target::RewrittenCode> code;
+        try {
+            ByteView shadow = text.shadow ? text.shadow->bytes() : ByteView{};
+            code = ctx_.target.rewriteCode(text.bytes(), shadow, flags, linkFlags_);
+        } catch (const FatalError &e) {
+            throw FatalError(file_.name() + ": function '" + functionName(text) + "': " +
+                             e.what());
+        }
+        if (!code)
+            return;
+        layOutRewrittenCode(text, *code);
+        rewrittenAny_ = true;
+        spdlog::debug("{}: rewrote the code of '{}' ({} -> {} bytes)", file_.name(),
+                      text.owner->name, text.size(), text.linkedSize());
+    }
+
+    // Values and sizes in the new code (the size of a symbol that ran to
+    // the end of its section runs to the new end).
+    void moveSymbols() {
+        std::unordered_set<Symbol *> moved;
+        for (Symbol *sym : file_.symbols) {
+            if (!sym || sym->isSectionSymbol || !(sym->section && sym->section->isRewrittenCode()) ||
+                sym->section->file != &file_ || !moved.insert(sym).second)
+                continue;
+            const InputSection &text = *sym->section;
+            uint64_t end = sym->value + sym->size;
+            uint64_t value = linkedAtOrAfter(text, sym->value);
+            uint64_t newEnd = end >= text.size() ? text.linkedSize() : linkedAtOrAfter(text, end);
+            sym->value = value;
+            sym->size = newEnd - value;
+        }
+    }
+
+    // Relocations inside removed code, and references into the code that
+    // need more than its start, are refused.
+    void checkReferences() {
+        for (const auto &[header, target] : file_.relocSections) {
+            if (!target || !target->isLive())
+                continue;
+            for (const ElfReloc &r : file_.elf().relocations(*header)) {
+                if (target->isRewrittenCode() && !target->linkedOffset(r.offset))
+                    throw refusal(*target, "relocation at offset " + hex(r.offset) +
+                                               " lies in the code removed");
+                Symbol *sym = r.symbol < file_.symbols.size() ? file_.symbols[r.symbol] : nullptr;
+                if (!sym || !(sym->section && sym->section->isRewrittenCode()) || sym->section->file != &file_)
+                    continue;
+                if (target->kind == SectionKind::Debug && target->name() != ".debug_frame")
+                    throw refusal(*sym->section, "section '" + std::string(target->name()) +
+                                                     "' (line tables, debug information) "
+                                                     "addresses its code, which culd does not "
+                                                     "rewrite");
+                if (r.addend != 0 || (!sym->isSectionSymbol && sym->value != 0))
+                    throw refusal(*sym->section, "section '" + std::string(target->name()) +
+                                                     "' refers into its code at offset " +
+                                                     hex(r.offset));
+            }
+        }
+    }
+
+    FatalError refusal(const InputSection &text, const std::string &why) const {
+        std::string function = text.owner ? functionName(text) : std::string(text.name());
+        return FatalError(file_.name() + ": function '" + function +
+                          "': its code is rewritten by the target (" + why + ")");
+    }
+
+    // Each rewritten function's frame entry: the new address range, and
+    // location advances that reach what they reached before.
+    void moveFrameEntries() {
+        InputSection *frame = nullptr;
+        const ElfSection *frameRelocs = nullptr;
+        for (const auto &[header, target] : file_.relocSections)
+            if (target && target->isLive() && target->name() == ".debug_frame") {
+                frame = target;
+                frameRelocs = header;
+            }
+        if (!frame)
+            return;
+        std::unordered_map<uint64_t, const InputSection *> codeAt;
+        for (const ElfReloc &r : file_.elf().relocations(*frameRelocs)) {
+            Symbol *sym = r.symbol < file_.symbols.size() ? file_.symbols[r.symbol] : nullptr;
+            if (sym && (sym->section && sym->section->isRewrittenCode()) && sym->section->file == &file_)
+                codeAt.emplace(r.offset, sym->section);
+        }
+        const std::string where = file_.name() + ": section '.debug_frame'";
+        const std::vector<FrameEntry> entries = parseFrameEntries(frame->bytes(), where);
+        uint64_t codeAlign = 0;
+        for (const FrameEntry &e : entries) {
+            if (e.isCie) {
+                codeAlign = cieCodeAlignment(*frame, e, where);
+                continue;
+            }
+            auto it = codeAt.find(e.locationField);
+            if (e.end == e.begin + 4 || it == codeAt.end())
+                continue;
+            const InputSection &text = *it->second;
+            const uint64_t rangeField = e.locationField + kAddressSize;
+            const uint64_t programBegin = rangeField + kAddressSize;
+            if (programBegin > e.end ||
+                readLittle(frame->bytes().data + rangeField, kAddressSize) != text.size() ||
+                codeAlign == 0)
+                throw refusal(text, "its frame entry at offset " + hex(e.begin) +
+                                        " does not cover exactly its code");
+            frame->patches.push_back({rangeField, text.linkedSize(), kAddressSize});
+            FrameProgram(*frame, text, codeAlign, where).move(programBegin, e.end, frame->patches);
+        }
+        std::sort(frame->patches.begin(), frame->patches.end(),
+                  [](const FieldPatch &a, const FieldPatch &b) { return a.offset < b.offset; });
+    }
+
+    // A CIE's code alignment factor: after its id, version and (empty)
+    // augmentation; DWARF 4 puts address and segment sizes first.
+    static uint64_t cieCodeAlignment(const InputSection &frame, const FrameEntry &cie,
+                                     const std::string &where) {
+        const uint8_t *p = frame.bytes().data;
+        uint64_t at = cie.begin + (cie.offsetWidth == 8 ? 12 : 4) + cie.offsetWidth;
+        auto fail = [&] {
+            return FatalError(where + ": the CIE at offset " + hex(cie.begin) +
+                              " is not one culd can read");
+        };
+        if (at + 2 > cie.end)
+            throw fail();
+        uint8_t version = p[at++];
+        if (p[at++] != 0) // augmentation ""
+            throw fail();
+        if (version >= 4)
+            at += 2;
+        uint64_t value = 0;
+        unsigned shift = 0;
+        while (true) {
+            if (at >= cie.end || shift >= 64)
+                throw fail();
+            uint8_t b = p[at++];
+            value |= uint64_t(b & 0x7f) << shift;
+            shift += 7;
+            if (!(b & 0x80))
+                return value;
+        }
+    }
+
+    Context &ctx_;
+    ObjectFile &file_;
+    uint32_t linkFlags_;
+    bool rewrittenAny_ = false;
+};
+
+} // namespace
+
+void rewriteCode(Context &ctx) {
+    if (ctx.opts.relocatable)
+        return;
+    const uint32_t flags = linkFlags(ctx);
+    for (auto &file : ctx.files)
+        CodeRewriter(ctx, *file, flags).run();
+}
+
+} // namespace culd

@@ -8,7 +8,14 @@
 //    input's relocation there (R_CUDA_64 against the section symbol, whose
 //    addend sm_100 ptxas takes from the *Mercury* frame's layout) is not
 //    applied, nor listed by --preserve-relocs; nvlink writes the same value
-//    with any addend and with no relocation at all.
+//    with any addend and with no relocation at all;
+//  * a function whose definition replaced an earlier weak copy (weak then
+//    strong, or a later weak copy with fewer registers): the replaced
+//    copy's FDE keeps its place and header but carries the winner's body
+//    (address range and instructions), and the winner's own entry is
+//    rebuilt from its Mercury frame: the Mercury CIE verbatim instead of
+//    its CIE, and an FDE of the location, the Mercury address range and
+//    four zero bytes (docs/nvlink-findings.md, "Blackwell").
 // Elsewhere (sm_50..sm_90) the section is linked whole and the addend is
 // applied as it is, even where it misses the CIE.
 #include "culd/DebugFrame.h"
@@ -79,7 +86,7 @@ std::optional<uint64_t> RecordLayout::linkedOffset(uint64_t inputOffset) const {
     if (it == kept.begin())
         return std::nullopt;
     --it;
-    if (inputOffset >= it->end)
+    if (inputOffset >= it->end || inputOffset - it->begin >= it->size(*this))
         return std::nullopt;
     return it->linked + (inputOffset - it->begin);
 }
@@ -93,8 +100,75 @@ bool RecordLayout::isSelfOffsetField(uint64_t inputOffset) const {
 
 namespace {
 
+// A frame section of a file, its entries and the symbol each FDE's
+// initial-location relocation names, by offset.
+struct FrameSection {
+    const InputSection *section = nullptr;
+    std::vector<FrameEntry> entries;
+    std::unordered_map<uint64_t, uint32_t> functionAt;
+};
+
+FrameSection readFrameSection(const ObjectFile &file, const InputSection &frame,
+                              const ElfSection *relocs) {
+    FrameSection f;
+    f.section = &frame;
+    f.entries = parseFrameEntries(frame.bytes(), file.name() + ": section '" +
+                                                     std::string(frame.name()) + "'");
+    if (relocs)
+        for (const ElfReloc &r : file.elf().relocations(*relocs))
+            if (r.symbol < file.symbols.size() && file.symbols[r.symbol] &&
+                file.symbols[r.symbol]->isFunction())
+                f.functionAt.emplace(r.offset, r.symbol);
+    return f;
+}
+
+// What a function's definition in `file` is to its frame entry.
+enum class FrameRole { Plain, Replacing, Replaced };
+
+FrameRole frameRole(const ObjectFile &file, uint32_t symbolIndex) {
+    const ElfSymbol &es = file.elf().symbols()[symbolIndex];
+    const InputSection *own =
+        es.shndx < file.sections.size() ? file.sections[es.shndx] : nullptr;
+    const Symbol &sym = *file.symbols[symbolIndex];
+    if (!own || es.isUndefined() || own->kind != SectionKind::Text)
+        return FrameRole::Plain;
+    if (sym.section == own)
+        return own->replacedEarlier ? FrameRole::Replacing : FrameRole::Plain;
+    if (sym.section && sym.section->replacedEarlier && !own->lostToEarlier)
+        return FrameRole::Replaced;
+    return FrameRole::Plain;
+}
+
+void putLittle(std::vector<uint8_t> &out, size_t at, uint64_t value, unsigned width) {
+    for (unsigned i = 0; i < width; ++i)
+        out[at + i] = static_cast<uint8_t>(value >> (8 * i));
+}
+
 class FrameLinker {
 public:
+    // Frame entries of definitions that replaced an earlier weak copy, by
+    // their code: the replaced copies' entries take their bodies.
+    void indexReplacingEntries(Context &ctx) {
+        for (auto &file : ctx.files) {
+            bool replacing = std::any_of(file->sections.begin(), file->sections.end(),
+                                         [](const InputSection *s) {
+                                             return s && s->replacedEarlier;
+                                         });
+            if (!replacing)
+                continue;
+            for (const auto &[relocHeader, target] : file->relocSections)
+                if (target && target->name() == ".debug_frame") {
+                    FrameSection f = readFrameSection(*file, *target, relocHeader);
+                    for (const FrameEntry &e : f.entries) {
+                        auto fn = f.functionAt.find(e.locationField);
+                        if (!e.isCie && fn != f.functionAt.end() &&
+                            frameRole(*file, fn->second) == FrameRole::Replacing)
+                            winners_[file->symbols[fn->second]->section] = {target, e};
+                    }
+                }
+        }
+    }
+
     void link(ObjectFile &file) {
         for (const auto &[relocHeader, target] : file.relocSections)
             if (target && target->name() == ".debug_frame")
@@ -107,8 +181,11 @@ public:
 private:
     void layOut(ObjectFile &file, InputSection &frame) {
         const std::string where = file.name() + ": section '.debug_frame'";
-        std::vector<FrameEntry> entries = parseFrameEntries(frame.bytes(), where);
-        std::unordered_map<uint64_t, uint32_t> functionAt = locationSymbols(file, frame);
+        auto relocs = relocsOf_.find(&frame);
+        FrameSection parsed = readFrameSection(
+            file, frame, relocs == relocsOf_.end() ? nullptr : relocs->second);
+        const std::vector<FrameEntry> &entries = parsed.entries;
+        const std::unordered_map<uint64_t, uint32_t> &functionAt = parsed.functionAt;
 
         // Which entries stay: an FDE unless its function is gone, a CIE
         // unless it had FDEs and all of them went.
@@ -136,12 +213,37 @@ private:
             cieOf[i] = cie;
             cieHasFde = true;
             auto fn = functionAt.find(e.locationField);
-            if (fn != functionAt.end())
-                refuseReplacingDefinition(file, fn->second, where);
             keep[i] = fn == functionAt.end() || !functionGone(file, fn->second);
             cieHasKeptFde |= keep[i];
         }
         closeCie();
+
+        // The entries nvlink rebuilds.
+        std::vector<std::vector<uint8_t>> rebuilt(entries.size());
+        for (size_t i = 0; i < entries.size(); ++i) {
+            auto fn = functionAt.find(entries[i].locationField);
+            if (!keep[i] || entries[i].isCie || fn == functionAt.end())
+                continue;
+            switch (frameRole(file, fn->second)) {
+            case FrameRole::Plain:
+                break;
+            case FrameRole::Replaced:
+                rebuilt[i] = withWinnersBody(frame, entries[i], fn->second, file, where);
+                break;
+            case FrameRole::Replacing: {
+                if (std::count(cieOf.begin(), cieOf.end(), cieOf[i]) != 1)
+                    throw FatalError(where + ": the CIE of '" +
+                                     std::string(file.symbols[fn->second]->name) +
+                                     "' is shared with other entries, which culd does not "
+                                     "rebuild from the Mercury frame");
+                std::vector<uint8_t> mercuryCie;
+                rebuilt[i] = fromMercuryFrame(frame, entries[i], fn->second, file, where,
+                                              mercuryCie);
+                rebuilt[cieOf[i]] = std::move(mercuryCie);
+                break;
+            }
+            }
+        }
 
         RecordLayout &layout = frame.records;
         layout.active = true;
@@ -150,11 +252,19 @@ private:
             if (!keep[i])
                 continue;
             const FrameEntry &e = entries[i];
-            if (!layout.kept.empty() && layout.kept.back().end == e.begin)
+            uint32_t replacement = 0;
+            uint64_t size = e.end - e.begin;
+            if (!rebuilt[i].empty()) {
+                size = rebuilt[i].size();
+                layout.replacements.push_back(std::move(rebuilt[i]));
+                replacement = static_cast<uint32_t>(layout.replacements.size());
+            }
+            if (!replacement && !layout.kept.empty() && !layout.kept.back().replacement &&
+                layout.kept.back().end == e.begin)
                 layout.kept.back().end = e.end;
             else
-                layout.kept.push_back({e.begin, e.end, linked});
-            linked += e.end - e.begin;
+                layout.kept.push_back({e.begin, e.end, linked, replacement});
+            linked += size;
             if (cieOf[i] != SIZE_MAX)
                 layout.selfOffsets.push_back(
                     {e.ciePointerField, entries[cieOf[i]].begin, e.offsetWidth});
@@ -162,35 +272,74 @@ private:
         layout.linkedSize = linked;
     }
 
-    // The symbol each FDE's initial-location relocation names, by offset.
-    std::unordered_map<uint64_t, uint32_t> locationSymbols(const ObjectFile &file,
-                                                           const InputSection &frame) const {
-        std::unordered_map<uint64_t, uint32_t> at;
-        auto it = relocsOf_.find(&frame);
-        if (it == relocsOf_.end())
-            return at;
-        for (const ElfReloc &r : file.elf().relocations(*it->second))
-            if (r.symbol < file.symbols.size() && file.symbols[r.symbol] &&
-                file.symbols[r.symbol]->isFunction())
-                at.emplace(r.offset, r.symbol);
-        return at;
+    // The replaced copy's entry: its own header (length, CIE pointer,
+    // location), then the winner's address range and instructions.
+    std::vector<uint8_t> withWinnersBody(const InputSection &frame, const FrameEntry &e,
+                                         uint32_t symbolIndex, const ObjectFile &file,
+                                         const std::string &where) const {
+        auto winner = winners_.find(file.symbols[symbolIndex]->section);
+        if (winner == winners_.end())
+            throw FatalError(where + ": the frame entry of '" +
+                             std::string(file.symbols[symbolIndex]->name) +
+                             "', whose definition was replaced, has no winning entry to take");
+        const auto &[winnerFrame, w] = winner->second;
+        requireWide(e, where);
+        requireWide(w, where);
+        const uint8_t *own = frame.bytes().data;
+        const uint8_t *theirs = winnerFrame->bytes().data;
+        std::vector<uint8_t> out(own + e.begin, own + e.locationField + kAddressSize);
+        out.insert(out.end(), theirs + w.locationField + kAddressSize, theirs + w.end);
+        putLittle(out, 4, out.size() - kWideHeader, 8);
+        return out;
     }
 
-    // nvlink writes the frame entry of a definition that replaced an earlier
-    // weak copy from the function's Mercury frame: the Mercury CIE, and an
-    // FDE with the Mercury address range and no instructions (sm_100,
-    // sm_120; weak then strong, or a later weak copy with fewer registers).
-    // culd does not model that.
-    static void refuseReplacingDefinition(const ObjectFile &file, uint32_t symbolIndex,
-                                          const std::string &where) {
-        const ElfSymbol &es = file.elf().symbols()[symbolIndex];
-        const InputSection *own = es.shndx < file.sections.size() ? file.sections[es.shndx]
-                                                                  : nullptr;
-        if (own && own->replacedEarlier && !es.isUndefined())
-            throw FatalError(where + ": the frame entry of '" + std::string(es.name) +
-                             "', a definition that replaced an earlier weak one, is rebuilt "
-                             "by nvlink in a way culd does not model on this target");
+    // The winner's entry, from its Mercury frame: the FDE of its location
+    // there gives the Mercury CIE before it and the address range.
+    std::vector<uint8_t> fromMercuryFrame(const InputSection &frame, const FrameEntry &e,
+                                          uint32_t symbolIndex, const ObjectFile &file,
+                                          const std::string &where,
+                                          std::vector<uint8_t> &mercuryCie) const {
+        requireWide(e, where);
+        const std::string name(file.symbols[symbolIndex]->name);
+        for (const auto &[relocHeader, target] : file.mercuryRelocSections) {
+            if (!target || target->name() != ".nv.merc.debug_frame")
+                continue;
+            FrameSection merc = readFrameSection(file, *target, relocHeader);
+            const FrameEntry *cie = nullptr;
+            for (const FrameEntry &m : merc.entries) {
+                if (m.isCie) {
+                    cie = &m;
+                    continue;
+                }
+                auto fn = merc.functionAt.find(m.locationField);
+                if (fn == merc.functionAt.end() || fn->second != symbolIndex)
+                    continue;
+                if (!cie || m.locationField + 2 * kAddressSize > m.end)
+                    break;
+                const uint8_t *bytes = target->bytes().data;
+                mercuryCie.assign(bytes + cie->begin, bytes + cie->end);
+                std::vector<uint8_t> out(frame.bytes().data + e.begin,
+                                         frame.bytes().data + e.locationField + kAddressSize);
+                out.insert(out.end(), bytes + m.locationField + kAddressSize,
+                           bytes + m.locationField + 2 * kAddressSize);
+                out.insert(out.end(), 4, 0);
+                putLittle(out, 4, out.size() - kWideHeader, 8);
+                return out;
+            }
+        }
+        throw FatalError(where + ": the frame entry of '" + name +
+                         "', a definition that replaced an earlier weak one, is rebuilt by "
+                         "nvlink from its Mercury frame, which has no entry for it");
     }
+
+    // The 64-bit DWARF form ptxas writes (0xffffffff, then a u64 length).
+    static void requireWide(const FrameEntry &e, const std::string &where) {
+        if (e.offsetWidth != 8)
+            throw FatalError(where + ": the frame entry at offset " + hex(e.begin) +
+                             " is in the 32-bit form, which culd does not rebuild");
+    }
+    static constexpr uint64_t kWideHeader = 12;
+    static constexpr uint64_t kAddressSize = 8;
 
     // The function an FDE describes is not in the output: its copy lost to
     // an earlier definition, or the winner was removed.
@@ -200,6 +349,9 @@ private:
     }
 
     std::unordered_map<const InputSection *, const ElfSection *> relocsOf_;
+    // A replacing definition's code -> its frame section and entry.
+    std::unordered_map<const InputSection *, std::pair<const InputSection *, FrameEntry>>
+        winners_;
 };
 
 } // namespace
@@ -208,6 +360,7 @@ void linkFramesByEntry(Context &ctx) {
     if (!ctx.target.linksFrameByEntry())
         return;
     FrameLinker linker;
+    linker.indexReplacingEntries(ctx);
     for (auto &file : ctx.files)
         linker.link(*file);
 }

@@ -807,8 +807,11 @@ private:
     // section offsets the linker writes into them (little-endian).
     static void fillRecords(const InputSection &in, uint8_t *dst, uint64_t pieceOffset) {
         const RecordLayout &layout = in.records;
-        for (const RecordLayout::Range &r : layout.kept)
-            std::memcpy(dst + r.linked, in.bytes().data + r.begin, r.end - r.begin);
+        for (const RecordLayout::Range &r : layout.kept) {
+            const uint8_t *src = r.replacement ? layout.replacements[r.replacement - 1].data()
+                                               : in.bytes().data + r.begin;
+            std::memcpy(dst + r.linked, src, r.size(layout));
+        }
         for (const RecordLayout::SelfOffset &f : layout.selfOffsets) {
             uint64_t value = pieceOffset + *layout.linkedOffset(f.target);
             uint8_t *field = dst + *layout.linkedOffset(f.field);

@@ -1,7 +1,9 @@
 // .debug_frame entry parsing (DebugFrame.cpp): 64- and 32-bit DWARF entries,
-// terminators, and entries that run past the section.
+// terminators, and entries that run past the section; the record layout a
+// rebuilt section is linked through.
 #include "culd/DebugFrame.h"
 #include "culd/Diagnostics.h"
+#include "culd/Sections.h"
 
 #include <catch2/catch.hpp>
 
@@ -62,4 +64,23 @@ TEST_CASE("parseFrameEntries refuses an entry past the end", "[debug-frame]") {
     CHECK_THROWS_AS(parseFrameEntries(ByteView{b.data(), b.size()}, "t"), FatalError);
     std::vector<uint8_t> tiny = {1, 0};
     CHECK_THROWS_AS(parseFrameEntries(ByteView{tiny.data(), tiny.size()}, "t"), FatalError);
+}
+
+TEST_CASE("a record layout maps input offsets through kept and rebuilt entries",
+          "[debug-frame]") {
+    // Input: [0, 0x30) kept, [0x30, 0x60) rebuilt as 0x28 bytes, [0x60, 0x80)
+    // dropped, [0x80, 0x90) kept.
+    RecordLayout layout;
+    layout.active = true;
+    layout.replacements.push_back(std::vector<uint8_t>(0x28, 0xab));
+    layout.kept = {{0, 0x30, 0, 0}, {0x30, 0x60, 0x30, 1}, {0x80, 0x90, 0x58, 0}};
+    layout.linkedSize = 0x68;
+    CHECK(layout.kept[1].size(layout) == 0x28);
+    CHECK(layout.linkedOffset(0x10) == 0x10);
+    // Inside the rebuilt entry, up to its new size only: a relocation on the
+    // bytes it no longer has is not linked.
+    CHECK(layout.linkedOffset(0x44) == 0x44);
+    CHECK_FALSE(layout.linkedOffset(0x58).has_value());
+    CHECK_FALSE(layout.linkedOffset(0x70).has_value());
+    CHECK(layout.linkedOffset(0x84) == 0x5c);
 }

@@ -58,6 +58,13 @@ struct RecordLayout {
     // Input bytes [begin, end) land at `linked` from the start of the piece.
     struct Range {
         uint64_t begin = 0, end = 0, linked = 0;
+        // 1 + the index in `replacements` of the bytes the linker writes
+        // instead of the input's (a rebuilt frame entry); 0: the input's.
+        // Input offsets past the replacement's size are not linked.
+        uint32_t replacement = 0;
+        uint64_t size(const RecordLayout &layout) const {
+            return replacement ? layout.replacements[replacement - 1].size() : end - begin;
+        }
     };
     // A `width`-byte field at input offset `field` that gets the output
     // section offset of the input byte `target` (a frame entry's CIE
@@ -68,6 +75,7 @@ struct RecordLayout {
     };
     bool active = false;
     std::vector<Range> kept; // sorted, disjoint
+    std::vector<std::vector<uint8_t>> replacements;
     std::vector<SelfOffset> selfOffsets; // sorted by field
     uint64_t linkedSize = 0;
 

@@ -6,6 +6,8 @@ directory tests/fixtures/<case>/sm_100) it builds the "pre-finalisation"
 image: nvlink.cubin with the control bits (105-127) of every .text
 instruction put back from the input function (same instruction count; the
 finaliser never touches operand bits, so relocated operands stay nvlink's).
+A kernel whose memory-fence placeholders nvlink removed is paired with its
+input code as the plugin's rewrite_code hook leaves it (ABI 2.6).
 It runs the sm100-mercury plugin's finaliser on that image through the
 plugin's C entry point (ctypes) and compares each function's .text with
 nvlink's byte for byte. For reference it also scores the study's rule H2
@@ -145,6 +147,13 @@ FINALIZE = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.POINTER(Host), ctypes.c_uint3
                             ctypes.c_char_p, ctypes.c_uint64, ctypes.POINTER(Buffer))
 
 
+REWRITE = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.POINTER(Host), ctypes.c_uint32,
+                           ctypes.c_char_p, ctypes.c_uint64, ctypes.c_char_p, ctypes.c_uint64,
+                           ctypes.c_uint32, ctypes.POINTER(Buffer), ctypes.POINTER(Buffer),
+                           ctypes.POINTER(Buffer))
+CODE_F_ENTRY = 1
+
+
 class Descriptor(ctypes.Structure):
     _fields_ = [("abi_major", ctypes.c_uint32), ("abi_minor", ctypes.c_uint32),
                 ("struct_size", ctypes.c_uint32), ("reserved0", ctypes.c_uint32),
@@ -155,7 +164,9 @@ class Descriptor(ctypes.Structure):
                 ("reloc_desc_size", ctypes.c_uint32),
                 ("apply_relocations", ctypes.c_void_p), ("eiattr_policy", ctypes.c_void_p),
                 ("compat_policy", ctypes.c_void_p), ("classify_mercury_section", ctypes.c_void_p),
-                ("finalize", FINALIZE)]
+                ("finalize", FINALIZE), ("mercury_twin", ctypes.c_void_p),
+                ("capsule_field", ctypes.c_void_p), ("fastpath_clears", ctypes.c_void_p),
+                ("rewrite_code", REWRITE)]
 
 
 class Finaliser:
@@ -164,7 +175,7 @@ class Finaliser:
         entry = lib.culd_plugin_entry
         entry.restype = ctypes.POINTER(Descriptor)
         entry.argtypes = [ctypes.c_uint32, ctypes.c_uint32]
-        self.desc = entry(2, 1).contents
+        self.desc = entry(2, 6).contents
         self.errors = []
         self.out = None
         self._report = REPORT(lambda _o, level, msg: self.errors.append(msg.decode())
@@ -174,6 +185,29 @@ class Finaliser:
     def _do_grow(self, _opaque, size):
         self.out = ctypes.create_string_buffer(size)
         return ctypes.addressof(self.out)
+
+    def rewrite(self, sm, code, entry):
+        """A function's code as rewrite_code leaves it (the input when kept)."""
+        if not entry or self.desc.abi_minor < 6 or not self.desc.rewrite_code:
+            return code
+        host = Host(ctypes.sizeof(Host), 0, None, self._report)
+        outs = {}
+
+        def grower(key):
+            def grow(_opaque, size):
+                outs[key] = ctypes.create_string_buffer(size)
+                return ctypes.addressof(outs[key])
+            return GROW(grow)
+        growers = [grower(k) for k in ("code", "removed", "shadow")]
+        bufs = [Buffer(ctypes.sizeof(Buffer), 0, None, g) for g in growers]
+        self.errors = []
+        rc = self.desc.rewrite_code(ctypes.byref(host), sm, code, len(code), None, 0,
+                                    CODE_F_ENTRY, *(ctypes.byref(b) for b in bufs))
+        if rc == 1:
+            return code
+        if rc != 0:
+            raise RuntimeError("; ".join(self.errors) or "rewrite_code failed (rc %d)" % rc)
+        return outs["code"].raw
 
     def run(self, sm, image, flags=0):
         """The finalised image, or None when the finaliser left it as is."""
@@ -190,16 +224,20 @@ class Finaliser:
 
 # --- measurement -------------------------------------------------------------
 
-def pre_image(out, inputs):
+def pre_image(out, inputs, fin, sm):
     """nvlink's output with the inputs' control bits; functions compared."""
     raw = bytearray(out.raw)
     funcs = []
+    kernels = {name for _, name, info, other, _ in out.symbols() if info & 0xf == 2 and other & 0x10}
     for name, (off, size) in out.texts().items():
         src = [(e, e.texts()[name]) for e in inputs if name in e.texts()]
-        if len(src) != 1 or src[0][1][1] != size:
+        if len(src) != 1:
             continue
-        e, (ioff, _) = src[0]
-        a = words(e.raw[ioff:ioff + size])
+        e, (ioff, isize) = src[0]
+        code = fin.rewrite(sm, e.raw[ioff:ioff + isize], name in kernels)
+        if len(code) != size:
+            continue
+        a = words(code)
         b = words(out.raw[off:off + size])
         mixed = [(x & ~LOWMASK) | (y & LOWMASK) for x, y in zip(a, b)]
         raw[off:off + size] = b"".join(w.to_bytes(16, "little") for w in mixed)
@@ -221,7 +259,7 @@ def measure(dirs, plugin, verbose):
         out = Elf(open(out_path, "rb").read())
         inputs = [Elf(open(p, "rb").read()) for p in sorted(glob.glob(os.path.join(d, "*.cubin")))
                   if os.path.basename(p) not in ("nvlink.cubin", "wp.cubin")]
-        pre, funcs = pre_image(out, inputs)
+        pre, funcs = pre_image(out, inputs, fin, sm)
         try:
             got = fin.run(sm, pre) or pre
         except RuntimeError as e:

@@ -211,8 +211,9 @@ void makeConcatenation(Context &ctx, OutputSection &sass, InputSection &first) {
     ReservedSharedVariables winners;
     if (perVariable)
         winners = reservedSharedVariables(ctx);
-    // Under -r nvlink keeps one 0x80-byte copy of several inputs' reserved
-    // shared memory (sm_110), in both sets; culd would concatenate them.
+    // Under -r the copies whose variables lost are gone already
+    // (OutputSections.cpp); several that still hold winners are not
+    // measured, and culd would concatenate them.
     if (sass.kind == SectionKind::SharedReserved && ctx.opts.relocatable &&
         sass.pieces.size() > 1)
         refuse(*sass.pieces[1].input->file, sass.name,

@@ -165,7 +165,29 @@ void checkConstantBankSizes(const Context &ctx) {
 
 } // namespace
 
+// Under -r nvlink keeps one copy of the reserved shared memory: an input's
+// .nv.shared.reserved.<x> whose variables all lost to an earlier weak
+// definition (sm_110's `__nv_reservedSMEM_gb10b_war_var`, which every input
+// carries) is dropped with its Mercury twin (corpus case
+// 103-jump-tables-relocatable, sm_110). A final link lays the winners out
+// one by one instead (ReservedShared.cpp).
+void dropLosingReservedCopies(Context &ctx) {
+    if (!ctx.opts.relocatable)
+        return;
+    ReservedSharedVariables winners = reservedSharedVariables(ctx);
+    for (auto &file : ctx.files)
+        for (InputSection *s : file->sections) {
+            if (!s || s->kind != SectionKind::SharedReserved || !s->isLive() ||
+                winners.count(s) || s->supersededDefinitions == 0)
+                continue;
+            s->live = false;
+            if (s->shadow)
+                s->shadow->live = false;
+        }
+}
+
 void createOutputSections(Context &ctx) {
+    dropLosingReservedCopies(ctx);
     Merger merger(ctx);
     for (auto &file : ctx.files) {
         for (InputSection *s : mergeOrder(*file))

@@ -7,8 +7,9 @@
 // inputs have it). The variable's input value (0x10, its alignment like a
 // common's), the section's alignment and an input `.offset0` value do not
 // move it. `.nv.reservedSmem.offset0` itself gets the target's value too
-// (an input's value is not kept). A relocatable link keeps the inputs'
-// sections and values.
+// (an input's value is not kept). A relocatable link keeps the sections
+// whose variables won, with their values (OutputSections.cpp drops the
+// losing copies).
 #include "culd/Align.h"
 #include "culd/Context.h"
 #include "culd/Link.h"

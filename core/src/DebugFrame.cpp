@@ -15,7 +15,10 @@
 //    (address range and instructions), and the winner's own entry is
 //    rebuilt from its Mercury frame: the Mercury CIE verbatim instead of
 //    its CIE, and an FDE of the location, the Mercury address range and
-//    four zero bytes (docs/nvlink-findings.md, "Blackwell").
+//    four zero bytes (docs/nvlink-findings.md, "Blackwell"); unless the
+//    replaced copy has a stack frame: then its entry goes and the winner's
+//    stays as compiled (replacedFrameDropped). Chains of replacements are
+//    refused at resolution.
 // Elsewhere (sm_50..sm_90) the section is linked whole and the addend is
 // applied as it is, even where it misses the CIE.
 #include "culd/DebugFrame.h"
@@ -122,10 +125,12 @@ FrameSection readFrameSection(const ObjectFile &file, const InputSection &frame,
     return f;
 }
 
-// What a function's definition in `file` is to its frame entry.
+// What a function's definition in `file` is to its frame entry. A replaced
+// copy whose frame goes (replacedFrameDropped) is lost: its entry goes and
+// the winner's stays as compiled.
 enum class FrameRole { Plain, Replacing, Replaced };
 
-FrameRole frameRole(const ObjectFile &file, uint32_t symbolIndex) {
+FrameRole frameRole(const Context &ctx, const ObjectFile &file, uint32_t symbolIndex) {
     const ElfSymbol &es = file.elf().symbols()[symbolIndex];
     const InputSection *own =
         es.shndx < file.sections.size() ? file.sections[es.shndx] : nullptr;
@@ -133,8 +138,10 @@ FrameRole frameRole(const ObjectFile &file, uint32_t symbolIndex) {
     if (!own || es.isUndefined() || own->kind != SectionKind::Text)
         return FrameRole::Plain;
     if (sym.section == own)
-        return own->replacedEarlier ? FrameRole::Replacing : FrameRole::Plain;
-    if (sym.section && sym.section->replacedEarlier && !own->lostToEarlier)
+        return own->replacedCopy && !replacedFrameDropped(ctx, *own->replacedCopy)
+                   ? FrameRole::Replacing
+                   : FrameRole::Plain;
+    if (own->replacedLater && !own->lostToEarlier && !replacedFrameDropped(ctx, *own))
         return FrameRole::Replaced;
     return FrameRole::Plain;
 }
@@ -146,13 +153,15 @@ void putLittle(std::vector<uint8_t> &out, size_t at, uint64_t value, unsigned wi
 
 class FrameLinker {
 public:
+    explicit FrameLinker(Context &ctx) : ctx_(ctx) {}
+
     // Frame entries of definitions that replaced an earlier weak copy, by
     // their code: the replaced copies' entries take their bodies.
-    void indexReplacingEntries(Context &ctx) {
-        for (auto &file : ctx.files) {
+    void indexReplacingEntries() {
+        for (auto &file : ctx_.files) {
             bool replacing = std::any_of(file->sections.begin(), file->sections.end(),
                                          [](const InputSection *s) {
-                                             return s && s->replacedEarlier;
+                                             return s && s->replacedCopy;
                                          });
             if (!replacing)
                 continue;
@@ -162,7 +171,7 @@ public:
                     for (const FrameEntry &e : f.entries) {
                         auto fn = f.functionAt.find(e.locationField);
                         if (!e.isCie && fn != f.functionAt.end() &&
-                            frameRole(*file, fn->second) == FrameRole::Replacing)
+                            frameRole(ctx_, *file, fn->second) == FrameRole::Replacing)
                             winners_[file->symbols[fn->second]->section] = {target, e};
                     }
                 }
@@ -224,7 +233,7 @@ private:
             auto fn = functionAt.find(entries[i].locationField);
             if (!keep[i] || entries[i].isCie || fn == functionAt.end())
                 continue;
-            switch (frameRole(file, fn->second)) {
+            switch (frameRole(ctx_, file, fn->second)) {
             case FrameRole::Plain:
                 break;
             case FrameRole::Replaced:
@@ -343,11 +352,12 @@ private:
 
     // The function an FDE describes is not in the output: its copy lost to
     // an earlier definition, or the winner was removed.
-    static bool functionGone(const ObjectFile &file, uint32_t symbolIndex) {
+    bool functionGone(const ObjectFile &file, uint32_t symbolIndex) const {
         const Symbol &sym = *file.symbols[symbolIndex];
-        return lostToEarlierDefinition(file, symbolIndex, sym) || isRemovedFromOutput(sym);
+        return descriptionDropped(ctx_, file, symbolIndex, sym) || isRemovedFromOutput(sym);
     }
 
+    Context &ctx_;
     std::unordered_map<const InputSection *, const ElfSection *> relocsOf_;
     // A replacing definition's code -> its frame section and entry.
     std::unordered_map<const InputSection *, std::pair<const InputSection *, FrameEntry>>
@@ -359,8 +369,8 @@ private:
 void linkFramesByEntry(Context &ctx) {
     if (!ctx.target.linksFrameByEntry())
         return;
-    FrameLinker linker;
-    linker.indexReplacingEntries(ctx);
+    FrameLinker linker(ctx);
+    linker.indexReplacingEntries();
     for (auto &file : ctx.files)
         linker.link(*file);
 }

@@ -167,10 +167,11 @@ private:
         // its frame keeps its original address range even when the winner is
         // removed later. Its .debug_info and .debug_loc relocations stay, now
         // naming the winner. (One that was replaced by a later definition had
-        // all its relocations merged already; nvlink keeps them.)
+        // all its relocations merged already; nvlink keeps them, on sm_90+
+        // unless it has a stack frame: see descriptionDropped.)
         const InputSection &role = target.twin ? *target.twin : target;
         if (role.kind == SectionKind::Debug && describesFunctionsOneByOne(role) &&
-            lostToEarlierDefinition(file, r.symbol, *sym))
+            descriptionDropped(ctx_, file, r.symbol, *sym))
             return;
         // UNUSED_CLEAR types zero a field (a debug frame's address range)
         // only when the function it describes was removed.

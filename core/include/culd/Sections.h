@@ -104,9 +104,10 @@ struct InputSection {
     // Code of a definition that lost to an earlier one at resolution (a
     // later winner does not change that).
     bool lostToEarlier = false;
-    // Code of a definition that replaced an earlier one at resolution (a
-    // weak copy read before it).
-    bool replacedEarlier = false;
+    // Code of a definition that replaced an earlier one at resolution: the
+    // weak copy read before it; and code that a later definition replaced.
+    InputSection *replacedCopy = nullptr;
+    bool replacedLater = false;
     // False when dead-code elimination found no root reaching it, also in a
     // debug link, which keeps such code but still excuses its undefined
     // references.

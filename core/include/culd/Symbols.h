@@ -18,6 +18,8 @@
 
 namespace culd {
 
+struct Context;
+
 class ObjectFile;
 struct InputSection;
 struct OutputSection;
@@ -135,6 +137,20 @@ bool isReservedSharedSymbol(std::string_view name);
 // earlier one stays lost even when a later strong definition wins in the
 // end.
 bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex, const Symbol &sym);
+
+// Whether nvlink drops what describes `file`'s copy of `sym` (its frame and
+// line-table entries): a copy that lost to an earlier definition, and on
+// targets with CULD_ARCH_F_REPLACED_FRAMES_DROPPED a function's copy with a
+// stack frame that a later definition replaced (corpus case
+// 110-weak-replaced-with-frame).
+bool descriptionDropped(const Context &ctx, const ObjectFile &file, uint32_t symbolIndex,
+                        const Symbol &sym);
+// The same for one function's code: a replaced copy whose frame goes.
+bool replacedFrameDropped(const Context &ctx, const InputSection &text);
+
+// A function's code has a stack frame: EIATTR_FRAME_SIZE of its symbol in
+// its file's .nv.info is not 0.
+bool hasStackFrame(const InputSection &text);
 
 // Whether what `sym` names is not in the output: a function removed as
 // dead, or anything whose section was dropped.

@@ -58,6 +58,9 @@ public:
         return arch_.flags & CULD_ARCH_F_MODULE_SHARED_RESERVED;
     }
     bool emptyWindowsUnnamed() const { return arch_.flags & CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED; }
+    bool replacedFramesDropped() const {
+        return arch_.flags & CULD_ARCH_F_REPLACED_FRAMES_DROPPED;
+    }
     bool linksFrameByEntry() const { return arch_.flags & CULD_ARCH_F_FRAME_BY_ENTRY; }
     // Whether .nv.info.<f> records of this code follow the reversed others.
     bool isInfoTailCode(uint32_t code) const;

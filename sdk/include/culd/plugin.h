@@ -219,7 +219,11 @@ enum {
     CULD_ARCH_F_MODULE_SHARED_RESERVED = 1u << 11,
     /* A shared-memory window that holds no variable (only the reservation
      * and dynamic shared memory) gets no section symbol. ABI 2.2. */
-    CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED = 1u << 12
+    CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED = 1u << 12,
+    /* A function's copy with a stack frame that a later definition replaced
+     * counts as one that lost: what describes it (its .debug_frame entry
+     * and that entry's relocations) goes. ABI 2.6. */
+    CULD_ARCH_F_REPLACED_FRAMES_DROPPED = 1u << 13
 };
 
 /* Program headers of an executable (non -r) output. */

@@ -17,6 +17,7 @@
 // removed code, a reference into the code with an addend, line tables and
 // other debug information addressing it. A relocatable link (-r) keeps the
 // code as compiled, as nvlink does: the final link rewrites it.
+#include "culd/Bytes.h"
 #include "culd/Context.h"
 #include "culd/DebugFrame.h"
 #include "culd/Diagnostics.h"
@@ -64,6 +65,19 @@ uint64_t linkedAtOrAfter(const InputSection &text, uint64_t inputOffset) {
         if (r.begin >= inputOffset)
             return r.linked;
     return text.linkedSize();
+}
+
+// An unsigned LEB128 at `at` (advanced past it), or nullopt when it runs to
+// `end` or past 64 bits.
+std::optional<uint64_t> readUleb(const uint8_t *p, uint64_t &at, uint64_t end) {
+    uint64_t value = 0;
+    for (unsigned shift = 0; at < end && shift < 64; shift += 7) {
+        uint8_t b = p[at++];
+        value |= uint64_t(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return value;
+    }
+    return std::nullopt;
 }
 
 // CUDA code addresses are 8 bytes, in 32- and 64-bit DWARF alike.
@@ -125,20 +139,14 @@ private:
             throw fail("runs past its entry");
         return bytes_.data[at_++];
     }
-    void leb(uint64_t end) {
-        while (byte(end) & 0x80) {
-        }
+    uint64_t leb(uint64_t end) {
+        std::optional<uint64_t> value = readUleb(bytes_.data, at_, end);
+        if (!value)
+            throw fail("runs past its entry");
+        return *value;
     }
     void block(uint64_t end) {
-        uint64_t length = 0;
-        unsigned shift = 0;
-        uint8_t b;
-        do {
-            b = byte(end);
-            if (shift < 64)
-                length |= uint64_t(b & 0x7f) << shift;
-            shift += 7;
-        } while (b & 0x80);
+        uint64_t length = leb(end);
         if (length > end - at_)
             throw fail("runs past its entry");
         at_ += length;
@@ -146,7 +154,8 @@ private:
     void skipOperands(uint8_t op, uint64_t end) {
         switch (op & 0xc0) {
         case 0x80: // DW_CFA_offset: register in the opcode, ULEB offset
-            return leb(end);
+            leb(end);
+            return;
         case 0xc0: // DW_CFA_restore
             return;
         default:
@@ -156,10 +165,12 @@ private:
         case 0x00: case 0x0a: case 0x0b: // nop, remember_state, restore_state
             return;
         case 0x06: case 0x07: case 0x08: case 0x0d: case 0x0e: case 0x13:
-            return leb(end); // one LEB128
+            leb(end); // one LEB128
+            return;
         case 0x05: case 0x09: case 0x0c: case 0x11: case 0x12: case 0x14: case 0x15:
             leb(end);
-            return leb(end); // two
+            leb(end); // two
+            return;
         case 0x0f: // def_cfa_expression
             return block(end);
         case 0x10: case 0x16: // expression, val_expression
@@ -328,17 +339,10 @@ private:
             throw fail();
         if (version >= 4)
             at += 2;
-        uint64_t value = 0;
-        unsigned shift = 0;
-        while (true) {
-            if (at >= cie.end || shift >= 64)
-                throw fail();
-            uint8_t b = p[at++];
-            value |= uint64_t(b & 0x7f) << shift;
-            shift += 7;
-            if (!(b & 0x80))
-                return value;
-        }
+        std::optional<uint64_t> codeAlign = readUleb(p, at, cie.end);
+        if (!codeAlign)
+            throw fail();
+        return *codeAlign;
     }
 
     Context &ctx_;

@@ -23,6 +23,7 @@
 // applied as it is, even where it misses the CIE.
 #include "culd/DebugFrame.h"
 
+#include "culd/Bytes.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Hex.h"
@@ -35,13 +36,6 @@
 namespace culd {
 
 using namespace elf;
-
-uint64_t readLittle(const uint8_t *p, unsigned width) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < width; ++i)
-        v |= uint64_t(p[i]) << (8 * i);
-    return v;
-}
 
 std::vector<FrameEntry> parseFrameEntries(ByteView bytes, const std::string &where) {
     std::vector<FrameEntry> entries;
@@ -146,11 +140,6 @@ FrameRole frameRole(const Context &ctx, const ObjectFile &file, uint32_t symbolI
     return FrameRole::Plain;
 }
 
-void putLittle(std::vector<uint8_t> &out, size_t at, uint64_t value, unsigned width) {
-    for (unsigned i = 0; i < width; ++i)
-        out[at + i] = static_cast<uint8_t>(value >> (8 * i));
-}
-
 class FrameLinker {
 public:
     explicit FrameLinker(Context &ctx) : ctx_(ctx) {}
@@ -167,7 +156,7 @@ public:
                 continue;
             for (const auto &[relocHeader, target] : file->relocSections)
                 if (target && target->name() == ".debug_frame") {
-                    FrameSection f = readFrameSection(*file, *target, relocHeader);
+                    const FrameSection &f = parsed(*file, *target, relocHeader);
                     for (const FrameEntry &e : f.entries) {
                         auto fn = f.functionAt.find(e.locationField);
                         if (!e.isCie && fn != f.functionAt.end() &&
@@ -191,10 +180,10 @@ private:
     void layOut(ObjectFile &file, InputSection &frame) {
         const std::string where = file.name() + ": section '.debug_frame'";
         auto relocs = relocsOf_.find(&frame);
-        FrameSection parsed = readFrameSection(
-            file, frame, relocs == relocsOf_.end() ? nullptr : relocs->second);
-        const std::vector<FrameEntry> &entries = parsed.entries;
-        const std::unordered_map<uint64_t, uint32_t> &functionAt = parsed.functionAt;
+        const FrameSection &frameSection =
+            parsed(file, frame, relocs == relocsOf_.end() ? nullptr : relocs->second);
+        const std::vector<FrameEntry> &entries = frameSection.entries;
+        const std::unordered_map<uint64_t, uint32_t> &functionAt = frameSection.functionAt;
 
         // Which entries stay: an FDE unless its function is gone, a CIE
         // unless it had FDEs and all of them went.
@@ -298,7 +287,7 @@ private:
         const uint8_t *theirs = winnerFrame->bytes().data;
         std::vector<uint8_t> out(own + e.begin, own + e.locationField + kAddressSize);
         out.insert(out.end(), theirs + w.locationField + kAddressSize, theirs + w.end);
-        putLittle(out, 4, out.size() - kWideHeader, 8);
+        writeLittle(out.data() + 4, out.size() - kWideHeader, 8);
         return out;
     }
 
@@ -307,13 +296,13 @@ private:
     std::vector<uint8_t> fromMercuryFrame(const InputSection &frame, const FrameEntry &e,
                                           uint32_t symbolIndex, const ObjectFile &file,
                                           const std::string &where,
-                                          std::vector<uint8_t> &mercuryCie) const {
+                                          std::vector<uint8_t> &mercuryCie) {
         requireWide(e, where);
         const std::string name(file.symbols[symbolIndex]->name);
         for (const auto &[relocHeader, target] : file.mercuryRelocSections) {
             if (!target || target->name() != ".nv.merc.debug_frame")
                 continue;
-            FrameSection merc = readFrameSection(file, *target, relocHeader);
+            const FrameSection &merc = parsed(file, *target, relocHeader);
             const FrameEntry *cie = nullptr;
             for (const FrameEntry &m : merc.entries) {
                 if (m.isCie) {
@@ -332,13 +321,24 @@ private:
                 out.insert(out.end(), bytes + m.locationField + kAddressSize,
                            bytes + m.locationField + 2 * kAddressSize);
                 out.insert(out.end(), 4, 0);
-                putLittle(out, 4, out.size() - kWideHeader, 8);
+                writeLittle(out.data() + 4, out.size() - kWideHeader, 8);
                 return out;
             }
         }
         throw FatalError(where + ": the frame entry of '" + name +
                          "', a definition that replaced an earlier weak one, is rebuilt by "
                          "nvlink from its Mercury frame, which has no entry for it");
+    }
+
+    // A frame section read once: files with replaced definitions are read
+    // by the index and again when laid out, a Mercury frame once per
+    // function rebuilt from it.
+    const FrameSection &parsed(const ObjectFile &file, const InputSection &frame,
+                               const ElfSection *relocs) {
+        auto it = parsed_.find(&frame);
+        if (it == parsed_.end())
+            it = parsed_.emplace(&frame, readFrameSection(file, frame, relocs)).first;
+        return it->second;
     }
 
     // The 64-bit DWARF form ptxas writes (0xffffffff, then a u64 length).
@@ -358,6 +358,7 @@ private:
     }
 
     Context &ctx_;
+    std::unordered_map<const InputSection *, FrameSection> parsed_;
     std::unordered_map<const InputSection *, const ElfSection *> relocsOf_;
     // A replacing definition's code -> its frame section and entry.
     std::unordered_map<const InputSection *, std::pair<const InputSection *, FrameEntry>>

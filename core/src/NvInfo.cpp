@@ -33,7 +33,7 @@ constexpr std::array<EiattrInfo, EIATTR_LAST + 1> kEiattrs = {{
     {0x09, "SAMPLER_INIT", SV, P::SymbolValue, S::FirstWord},
     {0x0A, "PARAM_CBANK", SV, P::ParamCbank, S::FirstWord},
     {0x0B, "SMEM_PARAM_OFFSETS", SV, P::Words, S::None},
-    {0x0C, "CBANK_PARAM_OFFSETS", SV, P::Offsets, S::None},
+    {0x0C, "CBANK_PARAM_OFFSETS", SV, P::BankOffsets, S::None},
     {0x0D, "SYNC_STACK", SV, P::SymbolValue, S::None},
     {0x0E, "TEXID_SAMPID_MAP", SV, P::Words, S::None},
     {0x0F, "EXTERNS", SV, P::SymbolList, S::EveryWord},

@@ -527,7 +527,7 @@ private:
         };
         if (!attr || attr->payload == EiPayload::Opaque)
             throw refuse("has a layout culd does not know");
-        if (attr->payload != EiPayload::Offsets || m.code == EIATTR_CBANK_PARAM_OFFSETS)
+        if (attr->payload != EiPayload::Offsets)
             return;
         for (size_t at = 0; at + 4 <= m.payload.size(); at += 4) {
             uint32_t offset;

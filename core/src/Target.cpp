@@ -1,5 +1,6 @@
 #include "culd/Target.h"
 
+#include "culd/Bytes.h"
 #include "culd/Diagnostics.h"
 #include "culd/Elf.h"
 #include "culd/ElfFile.h"
@@ -7,7 +8,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 
 namespace culd {
 
@@ -149,12 +149,6 @@ culd_buffer bufferInto(std::vector<uint8_t> &bytes) {
     return out;
 }
 
-uint64_t loadU64(const uint8_t *p) {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
 } // namespace
 
 std::optional<Target::RewrittenCode> Target::rewriteCode(ByteView code, ByteView shadow,
@@ -183,7 +177,8 @@ std::optional<Target::RewrittenCode> Target::rewriteCode(ByteView code, ByteView
         throw FatalError("plugin '" + plugin_.name() + "' returned a malformed list of removed code");
     uint64_t last = 0;
     for (size_t at = 0; at < removedBytes.size(); at += 16) {
-        uint64_t begin = loadU64(removedBytes.data() + at), end = loadU64(removedBytes.data() + at + 8);
+        uint64_t begin = readLittle(removedBytes.data() + at, 8),
+                 end = readLittle(removedBytes.data() + at + 8, 8);
         if (begin < last || end <= begin || end > code.size)
             throw FatalError("plugin '" + plugin_.name() + "' removed code ranges out of order or "
                              "outside the function");

@@ -4,6 +4,7 @@
 // writes the headers and the linker-made tables, then copies every input
 // byte exactly once into the output buffer, patches relocations in place
 // (sections in parallel) and writes the file atomically.
+#include "culd/Bytes.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/ElfWriter.h"
@@ -812,21 +813,15 @@ private:
                                                : in.bytes().data + r.begin;
             std::memcpy(dst + r.linked, src, r.size(layout));
         }
-        for (const RecordLayout::SelfOffset &f : layout.selfOffsets) {
-            uint64_t value = pieceOffset + *layout.linkedOffset(f.target);
-            uint8_t *field = dst + *layout.linkedOffset(f.field);
-            for (unsigned i = 0; i < f.width; ++i)
-                field[i] = static_cast<uint8_t>(value >> (8 * i));
-        }
+        for (const RecordLayout::SelfOffset &f : layout.selfOffsets)
+            writeLittle(dst + *layout.linkedOffset(f.field),
+                        pieceOffset + *layout.linkedOffset(f.target), f.width);
     }
 
     // The fields the linker rewrites in a piece, where they were linked.
     static void writePatches(const InputSection &in, uint8_t *dst) {
-        for (const FieldPatch &f : in.patches) {
-            uint8_t *field = dst + *in.linkedOffset(f.offset);
-            for (unsigned i = 0; i < f.width; ++i)
-                field[i] = static_cast<uint8_t>(f.value >> (8 * i));
-        }
+        for (const FieldPatch &f : in.patches)
+            writeLittle(dst + *in.linkedOffset(f.offset), f.value, f.width);
     }
 
     Context &ctx_;

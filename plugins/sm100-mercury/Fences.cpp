@@ -89,6 +89,17 @@ bool findRemoved(const std::vector<Insn> &code, std::vector<bool> &removed, std:
     return true;
 }
 
+// Whether some instruction is a placeholder or a fence prelude, read in
+// place.
+bool holdsFenceSequence(const uint8_t *bytes, size_t size) {
+    for (size_t at = 0; at + 16 <= size; at += 16) {
+        Insn insn = loadInsn(bytes + at);
+        if (isPlaceholder(insn) || isFencePrelude(insn))
+            return true;
+    }
+    return false;
+}
+
 // The instruction count the compiler pads `used` instructions to.
 size_t paddedCount(size_t used) { return (used + 7) / 8 * 8 + 8; }
 
@@ -109,12 +120,13 @@ FenceRewrite dropFencePlaceholders(const uint8_t *bytes, size_t size, const uint
         result.error = std::move(why);
         return result;
     };
-    std::vector<Insn> code = readCode(bytes, size);
-    // Device functions and kernels that call keep their placeholders.
-    if (!entry || std::any_of(code.begin(), code.end(), isCall))
+    // Device functions keep their placeholders; most code has none, and is
+    // not copied to find out.
+    if (!entry || !holdsFenceSequence(bytes, size))
         return result;
-    if (std::none_of(code.begin(), code.end(), isPlaceholder) &&
-        std::none_of(code.begin(), code.end(), isFencePrelude))
+    std::vector<Insn> code = readCode(bytes, size);
+    // Kernels that call keep theirs too.
+    if (std::any_of(code.begin(), code.end(), isCall))
         return result;
     if (size % 16 != 0)
         return fail("its code is not a whole number of instructions");

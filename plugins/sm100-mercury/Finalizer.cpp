@@ -67,12 +67,17 @@ void setBits(Insn &insn, unsigned lo, unsigned width, uint32_t value) {
     }
 }
 
+Insn loadInsn(const uint8_t *p) {
+    Insn insn;
+    std::memcpy(&insn.lo, p, 8);
+    std::memcpy(&insn.hi, p + 8, 8);
+    return insn;
+}
+
 std::vector<Insn> readCode(const uint8_t *p, uint64_t size) {
     std::vector<Insn> code(size / 16);
-    for (size_t i = 0; i < code.size(); ++i) {
-        std::memcpy(&code[i].lo, p + i * 16, 8);
-        std::memcpy(&code[i].hi, p + i * 16 + 8, 8);
-    }
+    for (size_t i = 0; i < code.size(); ++i)
+        code[i] = loadInsn(p + i * 16);
     return code;
 }
 

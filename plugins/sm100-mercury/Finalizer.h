@@ -54,8 +54,9 @@ uint32_t getBits(const Insn &insn, unsigned lo, unsigned width);
 void setBits(Insn &insn, unsigned lo, unsigned width, uint32_t value);
 
 // `LDC R1, c[0x0][0x37c]`: the stack-pointer load of an -rdc kernel.
-// A function's code as instructions (a trailing partial one is ignored),
-// and back.
+// One instruction at `p`; a function's code as instructions (a trailing
+// partial one is ignored), and back.
+Insn loadInsn(const uint8_t *p);
 std::vector<Insn> readCode(const uint8_t *p, uint64_t size);
 void writeCode(uint8_t *p, const std::vector<Insn> &code);
 

@@ -2,6 +2,7 @@
 // code clears CAN_FASTPATH_FINALIZE's sm_103 bit, on hand-made instructions
 // and on the functions ptxas wrote for corpus case 104-fastpath-kept-code.
 #include "Fastpath.h"
+#include "MercuryCode.h"
 #include "TestUtil.h"
 
 #include "culd/ElfFile.h"
@@ -17,26 +18,15 @@ using culd::mercury::fastpathCodeBits;
 
 namespace {
 
-struct Word {
-    uint64_t lo, hi;
-};
-
-std::vector<uint8_t> code(const std::vector<Word> &words) {
-    std::vector<uint8_t> bytes;
-    for (const Word &w : words)
-        for (uint64_t half : {w.lo, w.hi})
-            for (int i = 0; i < 8; ++i)
-                bytes.push_back(static_cast<uint8_t>(half >> (8 * i)));
-    return bytes;
-}
+using Word = culd::test::Insn;
 
 uint32_t clears(uint32_t sm, const std::vector<Word> &words) {
-    std::vector<uint8_t> bytes = code(words);
+    std::vector<uint8_t> bytes = culd::test::codeBytes(words);
     return fastpathClears(sm, bytes.data(), bytes.size());
 }
 
 // Instructions as ptxas 13.0 wrote them for sm_100.
-const Word kExit = {0x000000000000794d, 0x000fea0003800000};
+const Word kExit = culd::test::kExitInsn;
 const Word kFadd = {0x3f80000002027421, 0x004fca0000000000};
 const Word kDfma = {0x000000040206722b, 0x004e240000000008};
 const Word kDaddImm = {0x3ff8000002027429, 0x001fe20000000000};
@@ -74,7 +64,7 @@ TEST_CASE("fast path: an FSETP against an immediate from PT clears it", "[mercur
 }
 
 TEST_CASE("fast path: whole instructions only", "[mercury][fastpath]") {
-    std::vector<uint8_t> bytes = code({kFadd, kDfma});
+    std::vector<uint8_t> bytes = culd::test::codeBytes({kFadd, kDfma});
     // The DFMA cut short is not read.
     CHECK(fastpathClears(100, bytes.data(), bytes.size() - 1) == 0);
     CHECK(fastpathClears(100, bytes.data(), bytes.size()) == 0x8);

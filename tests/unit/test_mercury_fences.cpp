@@ -6,6 +6,7 @@
 #include "Capsule.h"
 #include "Fences.h"
 #include "Finalizer.h"
+#include "MercuryCode.h"
 #include "TestUtil.h"
 
 #include "culd/ElfFile.h"
@@ -18,7 +19,6 @@
 
 using culd::mercury::dropFencePlaceholders;
 using culd::mercury::FenceRewrite;
-using culd::mercury::Insn;
 using namespace culd::test;
 
 namespace {
@@ -29,16 +29,10 @@ const Insn kFencePrelude = {0x0000000000007992, 0x000fc00000008000};
 const Insn kMembarGpu = {0x0000000000007992, 0x000fec0000002000};
 const Insn kMembarCta = {0x0000000000007992, 0x0003ec0000000000};
 const Insn kStore = {0x0000000702007986, 0x0021e2000c101904};
-const Insn kExit = {0x000000000000794d, 0x000fea0003800000};
+const Insn kExit = kExitInsn;
 const Insn kSelfLoop = {0xfffffffc00fc7947, 0x000fc0000383ffff};
 const Insn kNop = {0x0000000000007918, 0x000fc00000000000};
 const Insn kCall = {0x0000000000007944, 0x000fea0003c00000};
-
-std::vector<uint8_t> bytesOf(const std::vector<Insn> &code) {
-    std::vector<uint8_t> out(code.size() * 16);
-    culd::mercury::writeCode(out.data(), code);
-    return out;
-}
 
 // `body`, then EXIT, the self-loop and the compiler's padding.
 std::vector<Insn> function(std::vector<Insn> body) {
@@ -56,7 +50,7 @@ Insn branchTo(int64_t bytesFromNext) {
 }
 
 FenceRewrite rewrite(const std::vector<Insn> &code, bool entry = true) {
-    std::vector<uint8_t> bytes = bytesOf(code);
+    std::vector<uint8_t> bytes = codeBytes(code);
     return dropFencePlaceholders(bytes.data(), bytes.size(), nullptr, 0, entry);
 }
 

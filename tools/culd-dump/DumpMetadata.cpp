@@ -124,7 +124,7 @@ std::string Dumper::describeSval(const NvInfoRecord &r, const ElfSection &sectio
             text += " " + symbolRef(section, r.word(i));
         return text;
     }
-    if (kind == EiPayload::Offsets && size % 4 == 0)
+    if ((kind == EiPayload::Offsets || kind == EiPayload::BankOffsets) && size % 4 == 0)
         return "offsets: " + wordList(r);
     return rawPayload(r);
 }

@@ -20,10 +20,6 @@ struct FrameEntry {
     uint64_t locationField = 0;
 };
 
-// A little-endian field of `width` bytes (DWARF's fields are the target's
-// byte order, little-endian for CUDA).
-uint64_t readLittle(const uint8_t *p, unsigned width);
-
 // Splits a .debug_frame section into its entries, in order. A zero length
 // (a terminator) is an entry of its own. Throws FatalError naming `where`
 // when an entry runs past the end.

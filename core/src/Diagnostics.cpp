@@ -26,10 +26,22 @@ DiagnosticsScope::~DiagnosticsScope() { current = previous_; }
 
 void Diagnostics::write(Severity severity, const std::string &text) {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (auto repeat = repeats_.find(text); repeat != repeats_.end()) {
+        repeats_.erase(repeat);
+        return;
+    }
+    written_.push_back(text);
     if (sink_)
         sink_(severity, text);
     else
         std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
+void Diagnostics::startOver() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    errors_ = warnings_ = 0;
+    repeats_.insert(written_.begin(), written_.end());
+    written_.clear();
 }
 
 std::string Diagnostics::prefix(Severity severity) {

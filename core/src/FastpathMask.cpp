@@ -56,22 +56,19 @@ std::vector<uint32_t> clearedByFunctions(const Context &ctx, const ObjectFile &f
 // target's own mask for it (0 on sm_103 and sm_121, measured), and
 // recompiles a function whose code cannot take the fast path there (a
 // double-precision kernel of sm_100 code on sm_103), which culd cannot do:
-// refused, naming it. Whether the file keeps any code.
+// without PTX to compile instead (CrossTarget.cpp) it is refused, naming
+// it. Whether the file keeps any code.
 bool keepsCrossTargetCode(const Context &ctx, const ObjectFile &file) {
-    const bool checked = ctx.target.fastpathCodeBits(file.sm()) != 0;
-    bool kept = false;
-    for (const InputSection *s : file.sections) {
-        if (!isCode(s) || !s->isLive())
-            continue;
-        kept = true;
-        if (checked && ctx.target.fastpathClears(s->bytes(), file.sm()))
-            throw FatalError("'" + file.name() + "': function '" +
-                             std::string(s->owner ? s->owner->name : s->name()) +
-                             "', compiled for sm_" + std::to_string(file.sm()) +
-                             ", cannot take the fast path to " + ctx.target.name() +
-                             "; nvlink recompiles it, which culd cannot do");
-    }
-    return kept;
+    if (const InputSection *text = functionOffFastPath(ctx, file))
+        throw FatalError("'" + file.name() + "': function '" + functionName(*text) +
+                         "', compiled for sm_" + std::to_string(file.sm()) +
+                         ", cannot take the fast path to " + ctx.target.name() +
+                         "; nvlink recompiles it, which culd cannot do (no PTX for " +
+                         ctx.target.name() + " in the input to compile instead)");
+    for (const InputSection *s : file.sections)
+        if (isCode(s) && s->isLive())
+            return true;
+    return false;
 }
 
 } // namespace

@@ -397,6 +397,8 @@ bool ptxCompilesFor(uint32_t sm, char suffix, FatbinTarget target) {
 namespace {
 
 bool usable(const FatbinEntry &e, FatbinTarget target, const FatbinSelectOptions &options) {
+    if (options.ptxOnly && e.kind != kKindPtx)
+        return false;
     switch (e.kind) {
     case kKindElf:
     case kKindMercury:

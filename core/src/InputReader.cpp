@@ -101,7 +101,8 @@ private:
         switch (kind) {
         case InputKind::Cubin:
             ctx_.inputsWithoutHostInfo = true;
-            return addCubin(std::move(map), name);
+            addCubin(std::move(map), name);
+            return;
         case InputKind::HostObject:
             return readHostObjectFile(std::move(map), name, systemLibrary);
         case InputKind::Fatbin:
@@ -159,10 +160,11 @@ private:
         return machine == elf::EM_CUDA && type != elf::ET_REL;
     }
 
-    void addCubin(std::unique_ptr<MappedFile> map, const std::string &name) {
+    // The file added (nullptr when the input is skipped).
+    ObjectFile *addCubin(std::unique_ptr<MappedFile> map, const std::string &name) {
         if (isSkippedCubin(map->bytes())) {
             spdlog::debug("ignore input {}: not a relocatable ELF64 little-endian cubin", name);
-            return;
+            return nullptr;
         }
         // nvlink's words; libcudadevrt (held back here) is not named.
         if (ctx_.opts.lto && !deferring_)
@@ -174,10 +176,12 @@ private:
             throw FatalError("Input file '" + name + "' arch does not match target '" +
                              ctx_.opts.archText + "' (file is sm_" + std::to_string(file->sm()) +
                              ")");
+        ObjectFile *added = file.get();
         if (deferring_)
             pending_ = std::move(file);
         else
             ctx_.files.push_back(std::move(file));
+        return added;
     }
 
     void addPtx(const std::string &ptx, const std::string &name) {
@@ -241,6 +245,11 @@ private:
         const Target &arch = ctx_.target;
         select.cubinCompatible = [&arch](uint32_t sm, char) { return arch.acceptsInputSm(sm); };
         const FatbinEntry *entry = selectEntry(entries, target, select);
+        const FatbinEntry *ptx = crossTargetPtx(entries, entry, target);
+        if (auto why = ctx_.ptxInsteadOfCubin.find(name); ptx && why != ctx_.ptxInsteadOfCubin.end()) {
+            warnPtxInsteadOfCubin(name, *entry, *ptx, why->second);
+            entry = ptx;
+        }
         if (!entry) {
             for (const FatbinEntry &e : entries)
                 if (e.isLtoIr() && ptxCompilesFor(e.sm, e.suffix, target))
@@ -260,15 +269,45 @@ private:
                                                                 entry->payload.end());
         if (entry->isPtx()) {
             // Device code compiled from PTX carries no host information, so
-            // (as with nvlink) host-info dead-code elimination is off.
-            ctx_.inputsWithoutHostInfo = true;
+            // (as with nvlink) host-info dead-code elimination is off --
+            // except for PTX culd takes where nvlink takes the cubin, whose
+            // host information still holds for the same functions.
+            if (entry != ptx)
+                ctx_.inputsWithoutHostInfo = true;
             return addPtx(std::string(bytes.begin(), bytes.end()), name);
         }
         if (!entry->isElf())
             throw FatalError(name + ": the " + fatbinEntryName(*entry) +
                              " entry chosen for " + ctx_.opts.archText +
                              " cannot be linked by culd yet");
-        addCubin(MappedFile::fromMemory(name, std::move(bytes)), name);
+        ObjectFile *file = addCubin(MappedFile::fromMemory(name, std::move(bytes)), name);
+        if (file)
+            file->ptxAlternative = ptx != nullptr;
+    }
+
+    // The PTX entry the target's ptxas compiles, when `chosen` is a cubin
+    // made for another SM of the family (sm_100 code for sm_103): the code
+    // culd links where nvlink would regenerate some of that cubin's
+    // functions, which culd cannot do.
+    const FatbinEntry *crossTargetPtx(const std::vector<FatbinEntry> &entries,
+                                      const FatbinEntry *chosen, FatbinTarget target) const {
+        if (!chosen || !chosen->isElf() || chosen->sm == target.sm)
+            return nullptr;
+        FatbinSelectOptions select;
+        select.ptxOnly = true;
+        return selectEntry(entries, target, select);
+    }
+
+    // nvlink would link `cubin`, regenerating `function` for the target;
+    // the output's code differs from nvlink's, so culd says so.
+    void warnPtxInsteadOfCubin(const std::string &name, const FatbinEntry &cubin,
+                               const FatbinEntry &ptx, const std::string &function) {
+        Diagnostics::get().warning(
+            "'" + name + "': function '" + function + "', compiled for " +
+            fatbinEntryName(cubin) + ", cannot take the fast path to " + ctx_.opts.archText +
+            "; nvlink recompiles it from that code, which culd cannot do, so culd compiles "
+            "the input's " + fatbinEntryName(ptx) + " PTX for " + ctx_.opts.archText +
+            " instead: the output's code differs from nvlink's");
     }
 
     // Every compressed entry of the link draws on one budget, so that many

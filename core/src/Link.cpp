@@ -114,25 +114,13 @@ uint32_t linkFlags(const Context &ctx) {
     return flags;
 }
 
-void runLink(const Options &opts, const Plugin &plugin) {
-    // Built once, before any pass: every per-arch question of the passes
-    // goes to it (and through it to the plugin), never to the C structs.
-    Target target(plugin, opts.sm);
-    // Virtual targets without LTO (nvlink 13.0): lto_XX is refused; for
-    // compute_XX nvlink opens its inputs, checks them as files and writes
-    // nothing, exit 0, with or without -o.
-    if (opts.archKind == ArchKind::Lto)
-        throw FatalError("Link target of '" + opts.archText +
-                         "' is virtual target that is not JIT-able; use 'sm_' target instead");
-    if (opts.archKind == ArchKind::Virtual) {
-        checkInputFiles(opts);
-        return;
-    }
-    if (opts.outputFile.empty() && !opts.outputBuffer)
-        throw FatalError("no output file given (use -o FILE)");
-    checkOutputIsNoInput(opts);
-    checkMapFileWritable(opts);
+namespace {
+
+// One run of the passes over a fresh Context.
+void linkOnce(const Options &opts, const Target &target,
+              const std::map<std::string, std::string> &ptxInsteadOfCubin) {
     Context ctx(opts, target);
+    ctx.ptxInsteadOfCubin = ptxInsteadOfCubin;
     // nvlink says so too: on the targets whose plugin flags it (sm_90 and
     // later) its --preserve-relocs covers only part of what was resolved
     // (see Relocations.cpp).
@@ -149,10 +137,12 @@ void runLink(const Options &opts, const Plugin &plugin) {
         return;
     }
     run("resolve", ctx, resolveSymbols);
-    if (!opts.traceSymbols.empty())
-        run("trace-symbol", ctx, traceSymbols);
     run("callgraph", ctx, buildCallGraph);
     run("mark-live", ctx, markLive);
+    // Before anything is printed to stdout: it may start the link again.
+    run("cross-target", ctx, chooseCrossTargetCode);
+    if (!opts.traceSymbols.empty())
+        run("trace-symbol", ctx, traceSymbols);
     if (!opts.whyLive.empty())
         run("why-live", ctx, printWhyLive);
     run("undefined", ctx, reportUndefined);
@@ -193,6 +183,44 @@ void runLink(const Options &opts, const Plugin &plugin) {
         reportResources(ctx);
     if (opts.printMap || !opts.mapFile.empty())
         writeMapFile(ctx);
+}
+
+} // namespace
+
+void runLink(const Options &opts, const Plugin &plugin) {
+    // Built once, before any pass: every per-arch question of the passes
+    // goes to it (and through it to the plugin), never to the C structs.
+    Target target(plugin, opts.sm);
+    // Virtual targets without LTO (nvlink 13.0): lto_XX is refused; for
+    // compute_XX nvlink opens its inputs, checks them as files and writes
+    // nothing, exit 0, with or without -o.
+    if (opts.archKind == ArchKind::Lto)
+        throw FatalError("Link target of '" + opts.archText +
+                         "' is virtual target that is not JIT-able; use 'sm_' target instead");
+    if (opts.archKind == ArchKind::Virtual) {
+        checkInputFiles(opts);
+        return;
+    }
+    if (opts.outputFile.empty() && !opts.outputBuffer)
+        throw FatalError("no output file given (use -o FILE)");
+    checkOutputIsNoInput(opts);
+    checkMapFileWritable(opts);
+    // A second run reads the PTX of the inputs the first asked for
+    // (CrossTarget.cpp); each run asks only for inputs not yet given, so
+    // there are at most as many runs as inputs.
+    std::map<std::string, std::string> ptxInsteadOfCubin;
+    for (;;) {
+        try {
+            return linkOnce(opts, target, ptxInsteadOfCubin);
+        } catch (const RelinkFromPtx &relink) {
+            size_t before = ptxInsteadOfCubin.size();
+            ptxInsteadOfCubin.insert(relink.inputs.begin(), relink.inputs.end());
+            if (ptxInsteadOfCubin.size() == before)
+                throw FatalError("internal error: the link asked again for the PTX it reads");
+            // What the first run printed is not printed again.
+            Diagnostics::get().startOver();
+        }
+    }
 }
 
 } // namespace culd

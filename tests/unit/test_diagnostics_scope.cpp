@@ -39,3 +39,21 @@ TEST_CASE("DiagnosticsScope makes a link's diagnostics this thread's", "[diagnos
     CHECK(a.errorCount() == 0);
     CHECK(b.errorCount() == 1);
 }
+
+TEST_CASE("Diagnostics::startOver: a link run again prints each line once", "[diagnostics]") {
+    std::string out;
+    Diagnostics d([&](Severity, const std::string &line) { out += line; });
+    d.warning("input skipped");
+    d.info("read");
+    d.startOver();
+    CHECK(d.warningCount() == 0);
+    // The second run prints the same lines (suppressed, still counted) and
+    // new ones; a line repeated more often than before is printed again.
+    d.warning("input skipped");
+    d.warning("PTX instead");
+    d.info("read");
+    d.info("read");
+    CHECK(d.warningCount() == 2);
+    CHECK(out == "culd warning : input skipped\nculd info : read\n"
+                 "culd warning : PTX instead\nculd info : read\n");
+}

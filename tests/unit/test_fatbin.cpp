@@ -338,6 +338,18 @@ TEST_CASE("fatbin: member selection", "[fatbin]") {
     strict.cubinCompatible = [](uint32_t sm, char) { return sm == 89; };
     CHECK(selectEntry(mix, {89, 0}, strict)->isPtx());
 
+    // PTX only: what culd compiles instead of a cubin for another SM.
+    FatbinSelectOptions ptxOnly;
+    ptxOnly.ptxOnly = true;
+    auto pickPtx = [&](const std::vector<FatbinEntry> &entries, uint32_t sm) {
+        const FatbinEntry *e = selectEntry(entries, {sm, 0}, ptxOnly);
+        return e ? fatbinEntryName(*e) : std::string("none");
+    };
+    CHECK(pickPtx(multi, 103) == "compute_90");
+    CHECK(pickPtx(multi, 80) == "none");
+    CHECK(pickPtx(plain, 90) == "compute_90");
+    CHECK(pickPtx(mix, 80) == "none");
+
     CHECK(cubinRunsOn(100, 0, {103, 0}));
     CHECK_FALSE(cubinRunsOn(100, 'a', {103, 0}));
     CHECK_FALSE(cubinRunsOn(90, 0, {100, 0}));

@@ -27,7 +27,7 @@ class Unit:
         self.index = index
         self.includes = set()
         self.blocks = []
-        self.launches = []  # (kernel name, dynamic shared bytes)
+        self.launches = []  # (kernel name, dynamic shared bytes, further arguments)
 
     @property
     def name(self):
@@ -47,14 +47,16 @@ class Item:
         self.rng = random.Random("%s:%d" % (plan_item["seed"], self.id))
         self.needs_devrt = False
 
-    def kernel(self, unit, name, body, launch=True, shmem=0, attrs=None):
-        """Add `__global__ void name(int *out)`; host main may launch it."""
+    def kernel(self, unit, name, body, launch=True, shmem=0, attrs=None, params=()):
+        """Add `__global__ void name(int *out, params...)`; host main may
+        launch it. `params` are (C type, host argument) pairs."""
         if attrs is None:
             attrs = kernel_attrs(self.rng)
-        unit.add("__global__ void %s%s(int *out)\n{\n    int i = threadIdx.x + blockIdx.x * blockDim.x;\n%s\n}"
-                 % (attrs, name, indent(body)))
+        decl = "".join(", %s a%d" % (t, j) for j, (t, _) in enumerate(params))
+        unit.add("__global__ void %s%s(int *out%s)\n{\n    int i = threadIdx.x + blockIdx.x * blockDim.x;\n%s\n}"
+                 % (attrs, name, decl, indent(body)))
         if launch:
-            unit.launches.append((name, shmem))
+            unit.launches.append((name, shmem, "".join(", " + arg for _, arg in params)))
 
     def consts(self, n, lo=1, hi=1000):
         return [self.rng.randint(lo, hi) for _ in range(n)]
@@ -389,6 +391,22 @@ def feat_many_kernels(it):
         it.kernel(u, "%sk%d" % (p, j), "out[i] = %sshared_fn(out[i] + %d);" % (p, j), launch=r.random() < 0.5)
 
 
+def feat_many_params(it):
+    """Many scalar parameters and an early return: some parameters are read
+    only after it. More loads than scoreboard barriers at the kernel's start
+    (sm_100+: ptxas shares barriers, nvlink re-derives them)."""
+    p, r = it.p, it.rng
+    u = it.units[0]
+    n = r.randint(6, 12)
+    params = [(r.choice(["int", "long long"]), str(r.randint(1, 99))) for _ in range(n)]
+    early = r.sample(range(n), r.randint(2, n - 2))
+    late = [j for j in range(n) if j not in early]
+    bound = " + ".join("a%d * %d" % (j, r.randint(2, 9)) for j in early)
+    use = " + ".join("a%d * i" % j for j in late)
+    it.kernel(u, p + "kern", "long long e = %s;\nif (i >= e) return;\nout[i] = (int)(i * %d + %s);"
+              % (bound, r.randint(2, 9), use), params=params)
+
+
 # name: (function, min units, max units, weight)
 FEATURES = {
     "xcall": (feat_xcall, 2, 3, 4),
@@ -413,6 +431,7 @@ FEATURES = {
     "weak_strong": (feat_weak_strong, 2, 3, 1),
     "dead": (feat_dead, 1, 1, 1),
     "many_kernels": (feat_many_kernels, 1, 1, 1),
+    "many_params": (feat_many_params, 1, 1, 2),
 }
 
 
@@ -434,7 +453,7 @@ def make_plan(seed):
 
 def host_main(unit):
     """A host main() launching the kernels its unit registered."""
-    launches = "\n".join("    %s<<<1, 32, %d>>>(buf);" % (k, shmem) for k, shmem in unit.launches)
+    launches = "\n".join("    %s<<<1, 32, %d>>>(buf%s);" % (k, shmem, args) for k, shmem, args in unit.launches)
     return ("int main()\n{\n    int *buf = nullptr;\n    cudaMalloc(&buf, 4096 * sizeof(int));\n%s\n"
             "    cudaDeviceSynchronize();\n    cudaFree(buf);\n    return 0;\n}" % launches)
 

@@ -13,6 +13,7 @@
 
 #include <deque>
 #include <unordered_map>
+#include <map>
 #include <unordered_set>
 #include <memory>
 #include <vector>
@@ -77,6 +78,11 @@ struct Context {
         bool systemLibrary = false; // libcudadevrt
     };
     std::vector<HostModule> hostModules;
+    // Fatbins and host objects (by the name messages give them) whose PTX
+    // culd compiles instead of the cubin for another SM it would otherwise
+    // take (CrossTarget.cpp): a second pass of the link asks for them.
+    // The function that made each one necessary, for the warning.
+    std::map<std::string, std::string> ptxInsteadOfCubin;
     // Inputs that contribute device code without host information (cubins,
     // fatbins, PTX), which makes host-info DCE unsafe.
     bool inputsWithoutHostInfo = false;

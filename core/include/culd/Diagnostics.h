@@ -16,6 +16,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace culd {
@@ -109,6 +110,9 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         errors_ = warnings_ = 0;
     }
+    // A link that starts again (runLink): the counts start from zero, and
+    // each line written so far is not written again the next time it comes.
+    void startOver();
 
     // The prefix ("culd error : ") of a severity, shared with tests.
     static std::string prefix(Severity severity);
@@ -124,6 +128,8 @@ private:
     mutable std::mutex mutex_;
     unsigned errors_ = 0;
     unsigned warnings_ = 0;
+    std::vector<std::string> written_;             // since the last startOver
+    std::unordered_multiset<std::string> repeats_; // written before it
 };
 
 // Makes `diagnostics` this thread's Diagnostics::get() until the scope ends

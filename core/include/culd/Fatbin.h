@@ -107,6 +107,9 @@ struct FatbinSelectOptions {
     // Overrides the built-in cubin (SASS) compatibility rule, e.g. with the
     // list of compatible input SMs an arch plugin reports.
     std::function<bool(uint32_t sm, char suffix)> cubinCompatible;
+    // Consider PTX entries only: the code culd compiles where nvlink would
+    // regenerate a cubin made for another SM (see InputReader.cpp).
+    bool ptxOnly = false;
 };
 
 // Whether a cubin built for (sm, suffix) can be linked for `target` under

@@ -33,6 +33,11 @@ public:
     const ElfFile &elf() const { return elf_; }
     uint32_t sm() const { return sm_; }
 
+    // A cubin made for another SM of the target's family whose fatbin also
+    // holds PTX the target's ptxas compiles: culd links that PTX instead
+    // where the target would regenerate some of this code (CrossTarget.cpp).
+    bool ptxAlternative = false;
+
     // Input sections by ELF index (nullptr for sections the linker rebuilds
     // or ignores).
     std::vector<InputSection *> sections;

@@ -5,7 +5,9 @@
 #include "culd/PluginRegistry.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -43,6 +45,18 @@ void retargetPtxAsNvlink(std::string &ptx, const Options &opts);
 void resolveSymbols(Context &ctx);         // SymbolTable.cpp
 void buildCallGraph(Context &ctx);         // CallGraph.cpp
 void markLive(Context &ctx);               // MarkLive.cpp
+// Cubins made for another SM of the family whose kept code the target
+// would regenerate, and whose fatbin holds PTX: throws RelinkFromPtx.
+void chooseCrossTargetCode(Context &ctx);  // CrossTarget.cpp
+// The link starts again, compiling these inputs' PTX (input name ->
+// the function that cannot take the fast path, for the warning).
+struct RelinkFromPtx {
+    std::map<std::string, std::string> inputs;
+};
+// The first kept function of `file` (made for another SM of the target's
+// family) that cannot take the fast path to the target; nullptr if none.
+const InputSection *functionOffFastPath(const Context &ctx, const ObjectFile &file);
+std::string functionName(const InputSection &text); // CrossTarget.cpp
 void reportUndefined(Context &ctx);        // SymbolTable.cpp
 void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
 void warnUnboundedStacks(Context &ctx);    // CallGraphAnalysis.cpp (recursion: stack unknown)

@@ -35,6 +35,13 @@ std::string functionName(const InputSection &text) {
     return std::string(text.owner ? text.owner->name : text.name());
 }
 
+std::string offFastPathMessage(const std::string &input, const std::string &function,
+                               const std::string &compiledFor, const std::string &target) {
+    return "'" + input + "': function '" + function + "', compiled for " + compiledFor +
+           ", cannot take the fast path to " + target + "; nvlink recompiles it, which culd "
+           "cannot do";
+}
+
 void chooseCrossTargetCode(Context &ctx) {
     // A link that has failed already fails the same way the second time.
     if (Diagnostics::get().errorCount())

@@ -120,11 +120,11 @@ FrameSection readFrameSection(const ObjectFile &file, const InputSection &frame,
 }
 
 // What a function's definition in `file` is to its frame entry. A replaced
-// copy whose frame goes (replacedFrameDropped) is lost: its entry goes and
-// the winner's stays as compiled.
+// copy whose frame goes (InputSection::replacedFrameDropped) is lost: its
+// entry goes and the winner's stays as compiled.
 enum class FrameRole { Plain, Replacing, Replaced };
 
-FrameRole frameRole(const Context &ctx, const ObjectFile &file, uint32_t symbolIndex) {
+FrameRole frameRole(const ObjectFile &file, uint32_t symbolIndex) {
     const ElfSymbol &es = file.elf().symbols()[symbolIndex];
     const InputSection *own =
         es.shndx < file.sections.size() ? file.sections[es.shndx] : nullptr;
@@ -132,10 +132,10 @@ FrameRole frameRole(const Context &ctx, const ObjectFile &file, uint32_t symbolI
     if (!own || es.isUndefined() || own->kind != SectionKind::Text)
         return FrameRole::Plain;
     if (sym.section == own)
-        return own->replacedCopy && !replacedFrameDropped(ctx, *own->replacedCopy)
+        return own->replacedCopy && !own->replacedCopy->replacedFrameDropped
                    ? FrameRole::Replacing
                    : FrameRole::Plain;
-    if (own->replacedLater && !own->lostToEarlier && !replacedFrameDropped(ctx, *own))
+    if (own->replacedLater && !own->lostToEarlier && !own->replacedFrameDropped)
         return FrameRole::Replaced;
     return FrameRole::Plain;
 }
@@ -160,7 +160,7 @@ public:
                     for (const FrameEntry &e : f.entries) {
                         auto fn = f.functionAt.find(e.locationField);
                         if (!e.isCie && fn != f.functionAt.end() &&
-                            frameRole(ctx_, *file, fn->second) == FrameRole::Replacing)
+                            frameRole(*file, fn->second) == FrameRole::Replacing)
                             winners_[file->symbols[fn->second]->section] = {target, e};
                     }
                 }
@@ -222,7 +222,7 @@ private:
             auto fn = functionAt.find(entries[i].locationField);
             if (!keep[i] || entries[i].isCie || fn == functionAt.end())
                 continue;
-            switch (frameRole(ctx_, file, fn->second)) {
+            switch (frameRole(file, fn->second)) {
             case FrameRole::Plain:
                 break;
             case FrameRole::Replaced:
@@ -354,7 +354,7 @@ private:
     // an earlier definition, or the winner was removed.
     bool functionGone(const ObjectFile &file, uint32_t symbolIndex) const {
         const Symbol &sym = *file.symbols[symbolIndex];
-        return descriptionDropped(ctx_, file, symbolIndex, sym) || isRemovedFromOutput(sym);
+        return descriptionDropped(file, symbolIndex, sym) || isRemovedFromOutput(sym);
     }
 
     Context &ctx_;

@@ -60,11 +60,9 @@ std::vector<uint32_t> clearedByFunctions(const Context &ctx, const ObjectFile &f
 // it. Whether the file keeps any code.
 bool keepsCrossTargetCode(const Context &ctx, const ObjectFile &file) {
     if (const InputSection *text = functionOffFastPath(ctx, file))
-        throw FatalError("'" + file.name() + "': function '" + functionName(*text) +
-                         "', compiled for sm_" + std::to_string(file.sm()) +
-                         ", cannot take the fast path to " + ctx.target.name() +
-                         "; nvlink recompiles it, which culd cannot do (no PTX for " +
-                         ctx.target.name() + " in the input to compile instead)");
+        throw FatalError(offFastPathMessage(file.name(), functionName(*text),
+                                            "sm_" + std::to_string(file.sm()), ctx.target.name()) +
+                         " (no PTX for " + ctx.target.name() + " in the input to compile instead)");
     for (const InputSection *s : file.sections)
         if (isCode(s) && s->isLive())
             return true;

@@ -303,11 +303,9 @@ private:
     void warnPtxInsteadOfCubin(const std::string &name, const FatbinEntry &cubin,
                                const FatbinEntry &ptx, const std::string &function) {
         Diagnostics::get().warning(
-            "'" + name + "': function '" + function + "', compiled for " +
-            fatbinEntryName(cubin) + ", cannot take the fast path to " + ctx_.opts.archText +
-            "; nvlink recompiles it from that code, which culd cannot do, so culd compiles "
-            "the input's " + fatbinEntryName(ptx) + " PTX for " + ctx_.opts.archText +
-            " instead: the output's code differs from nvlink's");
+            offFastPathMessage(name, function, fatbinEntryName(cubin), ctx_.opts.archText) +
+            ", so culd compiles the input's " + fatbinEntryName(ptx) + " PTX for " +
+            ctx_.opts.archText + " instead: the output's code differs from nvlink's");
     }
 
     // Every compressed entry of the link draws on one budget, so that many

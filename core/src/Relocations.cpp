@@ -171,7 +171,7 @@ private:
         // unless it has a stack frame: see descriptionDropped.)
         const InputSection &role = target.twin ? *target.twin : target;
         if (role.kind == SectionKind::Debug && describesFunctionsOneByOne(role) &&
-            descriptionDropped(ctx_, file, r.symbol, *sym))
+            descriptionDropped(file, r.symbol, *sym))
             return;
         // UNUSED_CLEAR types zero a field (a debug frame's address range)
         // only when the function it describes was removed.

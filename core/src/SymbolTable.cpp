@@ -81,17 +81,12 @@ bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex, const
     return sym.file->order() < file.order();
 }
 
-bool descriptionDropped(const Context &ctx, const ObjectFile &file, uint32_t symbolIndex,
-                        const Symbol &sym) {
+bool descriptionDropped(const ObjectFile &file, uint32_t symbolIndex, const Symbol &sym) {
     if (lostToEarlierDefinition(file, symbolIndex, sym))
         return true;
     const ElfSymbol &es = file.elf().symbols()[symbolIndex];
     const InputSection *own = es.shndx < file.sections.size() ? file.sections[es.shndx] : nullptr;
-    return es.type() == STT_FUNC && own && !es.isUndefined() && replacedFrameDropped(ctx, *own);
-}
-
-bool replacedFrameDropped(const Context &ctx, const InputSection &text) {
-    return ctx.target.replacedFramesDropped() && text.replacedLater && hasStackFrame(text);
+    return es.type() == STT_FUNC && own && !es.isUndefined() && own->replacedFrameDropped;
 }
 
 bool hasStackFrame(const InputSection &text) {
@@ -315,6 +310,8 @@ private:
             s.section->kind == SectionKind::Text) {
             section->replacedCopy = s.section;
             s.section->replacedLater = true;
+            s.section->replacedFrameDropped =
+                ctx_.target.replacedFramesDropped() && hasStackFrame(*s.section);
         }
         bool addressTaken = s.other & 0x08;
         fill(s, es, file, section);

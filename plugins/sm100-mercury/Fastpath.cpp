@@ -15,6 +15,7 @@
 // generated links whose units' masks differ, host-object links whose
 // pruned kernels held the only such code among them).
 #include "Fastpath.h"
+#include "Finalizer.h"
 
 namespace culd::mercury {
 namespace {
@@ -31,13 +32,6 @@ bool isFloatCompareWithImmediate(uint64_t lo, uint64_t hi) {
     return (lo & 0xfff) == 0x80b && (hi >> 23 & 7) == kPredicateTrue;
 }
 
-uint64_t loadU64(const uint8_t *p) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; --i)
-        v = v << 8 | p[i];
-    return v;
-}
-
 } // namespace
 
 uint32_t fastpathCodeBits(uint32_t sm) { return sm == 100 ? kSm103Bit : 0; }
@@ -46,8 +40,8 @@ uint32_t fastpathClears(uint32_t sm, const uint8_t *code, size_t size) {
     if (fastpathCodeBits(sm) == 0 || !code)
         return 0;
     for (size_t at = 0; at + 16 <= size; at += 16) {
-        uint64_t lo = loadU64(code + at), hi = loadU64(code + at + 8);
-        if (isDoubleArithmetic(lo) || isFloatCompareWithImmediate(lo, hi))
+        const Insn insn = loadInsn(code + at);
+        if (isDoubleArithmetic(insn.lo) || isFloatCompareWithImmediate(insn.lo, insn.hi))
             return kSm103Bit;
     }
     return 0;

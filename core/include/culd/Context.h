@@ -12,10 +12,10 @@
 #include "culd/Symbols.h"
 
 #include <deque>
-#include <unordered_map>
 #include <map>
-#include <unordered_set>
 #include <memory>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace culd {
@@ -80,8 +80,8 @@ struct Context {
     std::vector<HostModule> hostModules;
     // Fatbins and host objects (by the name messages give them) whose PTX
     // culd compiles instead of the cubin for another SM it would otherwise
-    // take (CrossTarget.cpp): a second pass of the link asks for them.
-    // The function that made each one necessary, for the warning.
+    // take, each with the function that made it necessary (for the
+    // warning): a second run of the link asks for them (CrossTarget.cpp).
     std::map<std::string, std::string> ptxInsteadOfCubin;
     // Inputs that contribute device code without host information (cubins,
     // fatbins, PTX), which makes host-info DCE unsafe.

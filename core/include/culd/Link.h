@@ -57,6 +57,11 @@ struct RelinkFromPtx {
 // family) that cannot take the fast path to the target; nullptr if none.
 const InputSection *functionOffFastPath(const Context &ctx, const ObjectFile &file);
 std::string functionName(const InputSection &text); // CrossTarget.cpp
+// "'<input>': function '<f>', compiled for <sm>, cannot take the fast path
+// to <target>; nvlink recompiles it, which culd cannot do": the start of
+// the warning and of the refusal (CrossTarget.cpp).
+std::string offFastPathMessage(const std::string &input, const std::string &function,
+                               const std::string &compiledFor, const std::string &target);
 void reportUndefined(Context &ctx);        // SymbolTable.cpp
 void analyzeCallGraph(Context &ctx);       // CallGraphAnalysis.cpp
 void warnUnboundedStacks(Context &ctx);    // CallGraphAnalysis.cpp (recursion: stack unknown)

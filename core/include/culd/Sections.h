@@ -108,6 +108,10 @@ struct InputSection {
     // weak copy read before it; and code that a later definition replaced.
     InputSection *replacedCopy = nullptr;
     bool replacedLater = false;
+    // A replaced copy whose frame nvlink drops with its other descriptions
+    // (CULD_ARCH_F_REPLACED_FRAMES_DROPPED and a stack frame; set at
+    // resolution, see descriptionDropped).
+    bool replacedFrameDropped = false;
     // False when dead-code elimination found no root reaching it, also in a
     // debug link, which keeps such code but still excuses its undefined
     // references.

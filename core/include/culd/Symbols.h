@@ -18,8 +18,6 @@
 
 namespace culd {
 
-struct Context;
-
 class ObjectFile;
 struct InputSection;
 struct OutputSection;
@@ -143,10 +141,7 @@ bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex, const
 // targets with CULD_ARCH_F_REPLACED_FRAMES_DROPPED a function's copy with a
 // stack frame that a later definition replaced (corpus case
 // 110-weak-replaced-with-frame).
-bool descriptionDropped(const Context &ctx, const ObjectFile &file, uint32_t symbolIndex,
-                        const Symbol &sym);
-// The same for one function's code: a replaced copy whose frame goes.
-bool replacedFrameDropped(const Context &ctx, const InputSection &text);
+bool descriptionDropped(const ObjectFile &file, uint32_t symbolIndex, const Symbol &sym);
 
 // A function's code has a stack frame: EIATTR_FRAME_SIZE of its symbol in
 // its file's .nv.info is not 0.

@@ -29,18 +29,24 @@
 //   4. every consumer waits on the colours of its producers' groups.
 // Because step 4 rebuilds the waits from the input's own edges, the output
 // never waits on less than the input did (minus the R1 load). A producer
-// ptxas put on a busy barrier for want of a free one is refused: nvlink
-// re-derives its dependencies from the registers (firstForcedShare). Measured
-// byte-identical to nvlink on every rewritten kernel of the generated
-// sm_100/sm_120 sets and the fixtures (scripts/measure-mercury-finalizer.py).
+// ptxas put on a busy barrier for want of a free one is not a group: as
+// nvlink does, it and the producers released with it are waited on where
+// their registers are first touched (forcedShares, rederive; the operands
+// come from Operands.cpp and must agree with ptxas's own waits, else the
+// kernel is refused). Measured byte-identical to nvlink on every rewritten
+// kernel of the generated sm_100/sm_120 sets and the fixtures
+// (scripts/measure-mercury-finalizer.py).
 #include "Finalizer.h"
 #include "Hex.h"
+#include "Operands.h"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace culd::mercury {
 
@@ -332,14 +338,15 @@ void applyShiftOnly(std::vector<Insn> &code, size_t p0, uint32_t b0) {
 // A producer in the shift range that ptxas put on a barrier still pending
 // -- the R1 load's own, or another group's while all six were live -- was
 // grouped for want of a free barrier, not because its consumers are the
-// same. nvlink re-derives such a producer's consumers from the registers
-// (libcudadevrt's memcpy_3d_device: an LDCU sharing the last barrier
-// becomes its own group, waited on where its register is first read; one
-// sharing the R1 barrier joins an earlier group), which the fixed groups
-// here cannot follow. Returns the first one up to `end` (the shift range's
-// last instruction), or npos.
-size_t firstForcedShare(const std::vector<Insn> &code, const std::vector<Pending> &in,
-                        const std::vector<bool> &reached, size_t p0, uint32_t b0, size_t end) {
+// same. nvlink re-derives the consumers of such a producer, and of the
+// producers its barrier released it with, from the registers: each is
+// waited on where its destination is first touched (libcudadevrt's
+// memcpy_3d_device, the generated many-parameter kernels). Returns every
+// such slot up to `end` (the shift range's last instruction).
+std::vector<Slot> forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                               const std::vector<bool> &reached, size_t p0, uint32_t b0,
+                               size_t end) {
+    std::vector<Slot> forced;
     for (size_t i = p0 + 1; i <= end; ++i) {
         if (!reached[i])
             continue;
@@ -350,13 +357,238 @@ size_t firstForcedShare(const std::vector<Insn> &code, const std::vector<Pending
         unsigned live = 0;
         for (uint32_t b = 0; b < kNumBarriers; ++b)
             live += pending(b) ? 1 : 0;
-        for (unsigned bit : kSlotBits) {
-            uint32_t b = getBits(code[i], bit, 3);
+        for (unsigned f = 0; f < 2; ++f) {
+            uint32_t b = getBits(code[i], kSlotBits[f], 3);
             if (b == b0 || (b < kNumBarriers && pending(b) && live == kNumBarriers))
-                return i;
+                forced.push_back(static_cast<Slot>(i * 2 + f));
         }
     }
-    return std::string::npos;
+    return forced;
+}
+
+constexpr size_t kNever = std::string::npos;
+
+// The first instruction after `producer` that reads or writes one of
+// `regs`, on the straight line: kNever when an unconditional EXIT comes
+// first (a conditional one leaves the line only on its exiting path).
+// Fails on other control flow and on an instruction whose operands are not
+// modelled.
+bool firstTouch(const std::vector<Insn> &code, size_t producer, const std::vector<RegisterId> &regs,
+                size_t &touch, std::string &error) {
+    for (size_t k = producer + 1; k < code.size(); ++k) {
+        uint32_t op = opcode9(code[k]);
+        if (op == kExit && guard(code[k]) == kAlways) {
+            touch = kNever;
+            return true;
+        }
+        if (isControlClass(op) && !fallsThroughOnly(op) && op != kExit) {
+            error = "control flow at offset " + hex(k * 16) + " before its first use";
+            return false;
+        }
+        std::optional<Operands> ops = decodeOperands(code[k]);
+        if (!ops) {
+            error = "the operands of opcode " + hex(opcode13(code[k])) + " at offset " +
+                    hex(k * 16) + " are not modelled";
+            return false;
+        }
+        if (ops->touchesAny(regs)) {
+            touch = k;
+            return true;
+        }
+    }
+    touch = kNever;
+    return true;
+}
+
+// Re-derived producers and the instruction each is first needed at.
+struct Rederived {
+    std::map<Slot, size_t> consumer;
+    std::vector<Slot> forced;
+    bool has(Slot s) const { return consumer.count(s) != 0; }
+    bool isForced(Slot s) const { return std::find(forced.begin(), forced.end(), s) != forced.end(); }
+};
+
+// For each forced slot: the first wait on its barrier releases it with the
+// producers it shares the barrier with; all of them are re-derived. The
+// registers must agree with ptxas: none of them was needed before that
+// wait, and (unless the barrier is the R1 load's, waited on for R1) one
+// is needed right there -- otherwise the operand model is off and the link
+// is refused.
+bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uint32_t b0,
+              const std::vector<Slot> &forced, Rederived &out, std::string &error) {
+    out.forced = forced;
+    for (Slot f : forced) {
+        size_t at = f / 2;
+        if (f % 2 != 0) {
+            error = "a read barrier";
+            return false;
+        }
+        uint32_t b = writeBarrier(code[at]);
+        size_t wait = at + 1;
+        while (wait < code.size() && !(waitMask(code[wait]) >> b & 1))
+            ++wait;
+        if (wait == code.size()) {
+            error = "no wait on its barrier";
+            return false;
+        }
+        if (b == b0 && opcode9(code[wait]) == kExit) {
+            // Waited on only at an EXIT, with the R1 load: nvlink then joins
+            // it to a live group rather than a free barrier (libcudadevrt's
+            // memcpy_3d_device), a choice not understood yet.
+            error = "it is first waited on at the EXIT at offset " + hex(wait * 16);
+            return false;
+        }
+        size_t first = kNever;
+        for (Slot s : in[wait][b]) {
+            if (auto known = out.consumer.find(s); known != out.consumer.end()) {
+                first = std::min(first, known->second);
+                continue;
+            }
+            std::optional<Operands> ops = decodeOperands(code[s / 2]);
+            if (s % 2 != 0 || !ops || ops->writes.empty()) {
+                error = "the producer at offset " + hex(s / 2 * 16) + " it is released with";
+                return false;
+            }
+            size_t touch;
+            if (!firstTouch(code, s / 2, ops->writes, touch, error))
+                return false;
+            if (touch == kNever || touch < wait) {
+                error = "the registers of the producer at offset " + hex(s / 2 * 16) +
+                        " disagree with ptxas's wait at offset " + hex(wait * 16);
+                return false;
+            }
+            out.consumer[s] = touch;
+            first = std::min(first, touch);
+        }
+        if (b != b0 && first != wait) {
+            error = "the registers disagree with ptxas's wait at offset " + hex(wait * 16);
+            return false;
+        }
+    }
+    return true;
+}
+
+// Waits the new colours make redundant: where producers share a colour
+// (a re-derived one joined a live group for want of a free barrier), the
+// first wait releases them all and a later consumer of one of them finds
+// nothing pending. Drops such wait bits, earliest first, until none is
+// left (each drop can keep a later producer pending longer).
+bool dropReleasedWaits(std::vector<Insn> &code, const Successors &succ, size_t p0,
+                       const std::vector<std::pair<Slot, size_t>> &edges,
+                       const std::unordered_map<Slot, uint32_t> &colourOf, std::string &error) {
+    for (size_t round = 0; round <= edges.size(); ++round) {
+        std::vector<Pending> in;
+        std::vector<bool> reached;
+        if (!pendingAtEntry(code, succ, p0, in, reached)) {
+            error = "too many scoreboard producers pending at once to analyse";
+            return false;
+        }
+        std::vector<uint32_t> needed(code.size(), 0);
+        for (const auto &[slot, consumer] : edges) {
+            uint32_t c = colourOf.at(slot);
+            const std::vector<Slot> &p = in[consumer][c];
+            if (std::binary_search(p.begin(), p.end(), slot))
+                needed[consumer] |= 1u << c;
+        }
+        size_t i = 0;
+        while (i < code.size() && (waitMask(code[i]) & ~needed[i]) == 0)
+            ++i;
+        if (i == code.size())
+            return true;
+        setBits(code[i], kWaitMaskBit, 6, waitMask(code[i]) & needed[i]);
+    }
+    error = "the shared barriers' waits do not settle";
+    return false;
+}
+
+// What the colouring works on: dependency edges (producer slot ->
+// consumer), the groups they tie together -- producers one wait releases,
+// as ptxas placed them, and re-derived producers first needed by the same
+// instruction -- where each group is live, and its first consumer.
+struct Dependencies {
+    UnionFind groups;
+    std::vector<std::pair<Slot, size_t>> edges;
+    std::vector<std::vector<Slot>> liveAt;
+    std::unordered_map<Slot, std::vector<size_t>> liveRange;
+    std::unordered_map<Slot, size_t> firstConsumer;
+};
+
+Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                          const std::vector<bool> &reached, const Rederived &rd) {
+    const size_t n = code.size();
+    Dependencies d{UnionFind(n * 2), {}, std::vector<std::vector<Slot>>(n), {}, {}};
+    for (size_t c = 0; c < n; ++c) {
+        if (!reached[c])
+            continue;
+        uint32_t wait = waitMask(code[c]);
+        for (unsigned b = 0; b < kNumBarriers; ++b) {
+            if (!(wait >> b & 1))
+                continue;
+            std::optional<Slot> root;
+            for (Slot s : in[c][b]) {
+                if (rd.has(s))
+                    continue;
+                d.edges.emplace_back(s, c);
+                root = root.value_or(s);
+                d.groups.unite(*root, s);
+            }
+        }
+    }
+    std::map<size_t, Slot> byConsumer;
+    for (const auto &[slot, consumer] : d.edges)
+        byConsumer.emplace(consumer, slot);
+    for (const auto &[slot, consumer] : rd.consumer) {
+        d.edges.emplace_back(slot, consumer);
+        auto it = byConsumer.emplace(consumer, slot).first;
+        d.groups.unite(it->second, slot);
+    }
+
+    // Live: where a group may be pending (a re-derived producer: up to its
+    // consumer, on the straight line).
+    auto markLive = [&](size_t i, Slot s) {
+        Slot g = d.groups.find(s);
+        if (std::find(d.liveAt[i].begin(), d.liveAt[i].end(), g) == d.liveAt[i].end()) {
+            d.liveAt[i].push_back(g);
+            d.liveRange[g].push_back(i);
+        }
+    };
+    for (size_t i = 0; i < n; ++i) {
+        if (!reached[i])
+            continue;
+        for (unsigned b = 0; b < kNumBarriers; ++b)
+            for (Slot s : in[i][b])
+                if (!rd.has(s))
+                    markLive(i, s);
+    }
+    for (const auto &[slot, consumer] : rd.consumer)
+        for (size_t i = slot / 2 + 1; i <= consumer; ++i)
+            markLive(i, slot);
+    for (const auto &[slot, consumer] : d.edges) {
+        auto [it, inserted] = d.firstConsumer.emplace(d.groups.find(slot), consumer);
+        if (!inserted)
+            it->second = std::min(it->second, consumer);
+    }
+    return d;
+}
+
+// With no barrier free, a forced producer's group joins the live group
+// whose wait comes last (nvlink, measured on the generated sets); ties go
+// to the lower index. kNumBarriers when no live group has a colour yet.
+uint32_t latestReleasedColour(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+                              Slot group, size_t at) {
+    uint32_t pick = kNumBarriers;
+    size_t latest = 0;
+    for (Slot h : deps.liveAt[at]) {
+        auto it = colour.find(h);
+        auto consumer = deps.firstConsumer.find(h);
+        if (h == group || it == colour.end() || consumer == deps.firstConsumer.end())
+            continue;
+        if (consumer->second > latest || (consumer->second == latest && it->second < pick)) {
+            latest = consumer->second;
+            pick = it->second;
+        }
+    }
+    return pick;
 }
 
 bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
@@ -372,49 +604,25 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         return false;
     }
     const size_t end = shiftRangeEnd(code, p0, b0);
-    size_t shared = firstForcedShare(code, in, reached, p0, b0, end);
-    if (shared != std::string::npos) {
-        error = "the producer at offset " + hex(shared * 16) +
+    Rederived rd;
+    std::vector<Slot> forced = forcedShares(code, in, reached, p0, b0, end);
+    if (!forced.empty() && !rederive(code, in, b0, forced, rd, error)) {
+        error = "the producer at offset " + hex(forced.front() / 2 * 16) +
                 " shares a scoreboard barrier for want of a free one; nvlink re-derives its "
-                "dependencies from the registers, which culd does not model";
+                "dependencies from the registers, which culd cannot do here: " +
+                error;
         return false;
     }
 
-    // Dependency edges and the groups they tie together.
-    UnionFind groups(n * 2);
-    std::vector<std::pair<Slot, size_t>> edges;
-    for (size_t c = 0; c < n; ++c) {
-        if (!reached[c])
-            continue;
-        uint32_t wait = waitMask(code[c]);
-        for (unsigned b = 0; b < kNumBarriers; ++b) {
-            if (!(wait >> b & 1) || in[c][b].empty())
-                continue;
-            for (Slot s : in[c][b]) {
-                edges.emplace_back(s, c);
-                groups.unite(in[c][b].front(), s);
-            }
-        }
-    }
-
-    // Where each group is live: the instructions it may be pending at.
-    std::vector<std::vector<Slot>> liveAt(n);
-    std::unordered_map<Slot, std::vector<size_t>> liveRange;
-    for (size_t i = 0; i < n; ++i) {
-        if (!reached[i])
-            continue;
-        for (unsigned b = 0; b < kNumBarriers; ++b)
-            for (Slot s : in[i][b]) {
-                Slot g = groups.find(s);
-                if (std::find(liveAt[i].begin(), liveAt[i].end(), g) == liveAt[i].end()) {
-                    liveAt[i].push_back(g);
-                    liveRange[g].push_back(i);
-                }
-            }
-    }
+    Dependencies deps = dependencies(code, in, reached, rd);
+    auto &[groups, edges, liveAt, liveRange, firstConsumer] = deps;
+    std::unordered_set<Slot> hasForced;
+    for (Slot s : rd.forced)
+        hasForced.insert(groups.find(s));
 
     // Colour the groups in program order of their first slot.
     std::unordered_map<Slot, uint32_t> colour;
+    bool sharing = false;
     for (size_t i = 0; i < n; ++i) {
         if (i == p0)
             continue;
@@ -439,6 +647,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             bool inRange = i > p0 && i <= end;
             bool globalLoad = inRange && f == 0 && isGlobalLoad(code[i]);
             uint32_t pick = inRange ? shifted(old, b0) : old;
+            if (inRange && !rd.forced.empty() && s > rd.forced.front())
+                pick = kNumBarriers; // ptxas's state is left behind: the lowest free
+
             bool keepsOwn = globalLoad && readBarrier(code[i]) < kNumBarriers &&
                             !(taken >> old & 1);
             if (keepsOwn)
@@ -450,11 +661,15 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 pick = 0;
                 while (pick < kNumBarriers && (taken >> pick & 1))
                     ++pick;
-                if (pick == kNumBarriers) {
-                    error = "more than 6 scoreboard barriers live at offset " +
-                            hex(static_cast<uint64_t>(i) * 16);
-                    return false;
-                }
+            }
+            if (pick == kNumBarriers && hasForced.count(g)) {
+                pick = latestReleasedColour(deps, colour, g, i + 1);
+                sharing = sharing || pick < kNumBarriers;
+            }
+            if (pick == kNumBarriers) {
+                error = "more than 6 scoreboard barriers live at offset " +
+                        hex(static_cast<uint64_t>(i) * 16);
+                return false;
             }
             colour[g] = pick;
         }
@@ -462,21 +677,23 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
 
     // Rebuild the fields: slots take their group's colour, consumers wait on
     // the colours of the groups they consume.
+    std::unordered_map<Slot, uint32_t> colourOf;
     for (size_t i = 0; i < n; ++i) {
         std::array<uint32_t, 2> old = {writeBarrier(code[i]), readBarrier(code[i])};
         for (unsigned f = 0; f < 2; ++f) {
             uint32_t v = kNoBarrier;
+            Slot s = static_cast<Slot>(i * 2 + f);
             if (i != p0 && old[f] < kNumBarriers)
-                v = colour.at(groups.find(static_cast<Slot>(i * 2 + f)));
+                colourOf[s] = v = colour.at(groups.find(s));
             setBits(code[i], kSlotBits[f], 3, v);
         }
         setBits(code[i], kWaitMaskBit, 6, 0);
     }
     for (const auto &[slot, consumer] : edges) {
-        uint32_t c = colour.at(groups.find(slot));
+        uint32_t c = colourOf.at(slot);
         setBits(code[consumer], kWaitMaskBit, 6, waitMask(code[consumer]) | 1u << c);
     }
-    return true;
+    return !sharing || dropReleasedWaits(code, succ, p0, edges, colourOf, error);
 }
 
 } // namespace

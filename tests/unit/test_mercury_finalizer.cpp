@@ -390,8 +390,10 @@ TEST_CASE("mercury finaliser: an indirect branch reaches every jump-table target
     CHECK(waits(code[7]) == 1u << x);
 }
 
-TEST_CASE("mercury finaliser: a barrier shared for want of a free one is refused",
+TEST_CASE("mercury finaliser: a shared barrier whose registers cannot be read is refused",
           "[mercury]") {
+    // make() leaves bit 91 clear: 0x07ac and 0x0c10 are not opcodes the
+    // operand model knows, so the producers' consumers cannot be re-derived.
     std::string error;
     SECTION("a producer on the R1 load's barrier") {
         std::vector<Insn> code = {
@@ -419,6 +421,96 @@ TEST_CASE("mercury finaliser: a barrier shared for want of a free one is refused
         out = code;
         REQUIRE(rewriteScoreboards(out, error));
         CHECK(wbar(out[5]) == wbar(out[6]));
+    }
+}
+
+// Uniform-datapath code as ptxas writes it for kernel parameters: LDCU
+// URd (bit 91 set: opcode 0x17ac) and UIADD3 URd, URa, URb, URZ (0x1290).
+constexpr uint32_t kUrz = 255;
+Insn ldcu(uint32_t dest, uint32_t wbar) {
+    Insn i = make(kLdcu, wbar);
+    setBits(i, 91, 1, 1);
+    setBits(i, 16, 8, dest);
+    setBits(i, 24, 8, kUrz);
+    setBits(i, 73, 3, 4); // 32 bits
+    return i;
+}
+Insn uiadd3(uint32_t dest, uint32_t a, uint32_t b, uint32_t wait = 0) {
+    Insn i = make(0x290, kNone, kNone, wait);
+    setBits(i, 91, 1, 1);
+    setBits(i, 16, 8, dest);
+    setBits(i, 24, 8, a);
+    setBits(i, 32, 8, b);
+    setBits(i, 64, 8, kUrz);
+    return i;
+}
+
+TEST_CASE("mercury finaliser: a barrier shared for want of a free one is re-derived from "
+          "the registers",
+          "[mercury]") {
+    // UR4-UR8 on barriers 1-5, then UR9 put on 5 while all six were live:
+    // ptxas waits for both where UR8 is read. nvlink gives UR9 the barrier
+    // the R1 load frees and waits on it where UR9 is first read.
+    std::vector<Insn> code = {
+        ldcR1(0),                          // 0
+        ldcu(4, 1), ldcu(5, 2), ldcu(6, 3), // 1-3
+        ldcu(7, 4), ldcu(8, 5),            // 4-5
+        ldcu(9, 5),                        // 6: shares 5
+        uiadd3(10, 4, 5, 0x06),            // 7
+        uiadd3(11, 6, 7, 0x18),            // 8
+        uiadd3(12, 8, kUrz, 0x20),         // 9: UR8 (and, as ptxas wrote it, UR9)
+        uiadd3(13, 9, kUrz),               // 10: UR9 first read
+        exitInsn(1 << 0),                  // 11
+    };
+    std::vector<Insn> out = rewritten(code);
+    for (size_t i = 1; i <= 5; ++i)
+        CHECK(wbar(out[i]) == i - 1);
+    CHECK(wbar(out[6]) == 5);
+    CHECK(waits(out[9]) == 1u << 4);
+    CHECK(waits(out[10]) == 1u << 5);
+    CHECK(waits(out[11]) == 0);
+
+    SECTION("two such producers share the live barrier released last") {
+        // UR9 takes the free barrier 5; UR10 finds none free and joins the
+        // group waited on last (UR9's), so one wait releases both and UR10's
+        // own first read waits on nothing.
+        std::vector<Insn> two = {
+            ldcR1(0),
+            ldcu(4, 1), ldcu(5, 2), ldcu(6, 3), ldcu(7, 4), ldcu(8, 5), // 1-5
+            ldcu(9, 5),                    // 6
+            ldcu(10, 5),                   // 7
+            uiadd3(20, 4, kUrz, 0x02),     // 8
+            uiadd3(21, 5, 6, 0x0c),        // 9
+            uiadd3(22, 7, kUrz, 0x10),     // 10
+            uiadd3(23, 8, kUrz, 0x20),     // 11
+            uiadd3(24, 9, kUrz),           // 12
+            uiadd3(25, 10, kUrz),          // 13
+            exitInsn(1 << 0),              // 14
+        };
+        out = rewritten(two);
+        CHECK(wbar(out[6]) == 5);
+        CHECK(wbar(out[7]) == 5);
+        CHECK(waits(out[11]) == 1u << 4);
+        CHECK(waits(out[12]) == 1u << 5);
+        CHECK(waits(out[13]) == 0);
+    }
+    SECTION("registers that disagree with ptxas's wait are refused") {
+        code[9] = uiadd3(12, 3, kUrz, 0x20); // reads neither UR8 nor UR9
+        std::string error;
+        CHECK_FALSE(rewriteScoreboards(code, error));
+        CHECK(error.find("disagree") != std::string::npos);
+    }
+    SECTION("a producer sharing the R1 barrier up to an EXIT is refused") {
+        std::vector<Insn> exitFirst = {
+            ldcR1(0), ldcu(4, 1), ldcu(5, 0), // 2: on the R1 load's barrier
+            uiadd3(6, 4, kUrz, 0x02),
+            exitInsn(1 << 0),                 // 4: the first wait on 0
+            uiadd3(7, 5, kUrz),
+            exitInsn(),
+        };
+        std::string error;
+        CHECK_FALSE(rewriteScoreboards(exitFirst, error));
+        CHECK(error.find("EXIT at offset 0x40") != std::string::npos);
     }
 }
 

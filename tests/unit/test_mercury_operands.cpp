@@ -1,0 +1,57 @@
+// The register operands of sm_100+ SASS (plugins/sm100-mercury/Operands.cpp)
+// on instruction words ptxas 13.0 wrote.
+#include "Operands.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using namespace culd::mercury;
+
+namespace {
+
+constexpr RegisterId ur(unsigned n) { return static_cast<RegisterId>(kUniformBase + n); }
+
+std::vector<RegisterId> sorted(std::vector<RegisterId> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+} // namespace
+
+TEST_CASE("mercury operands: loads, uniform and mixed ALU forms", "[mercury]") {
+    SECTION("LDCU.64 UR6 writes a uniform pair") {
+        auto ops = decodeOperands({0x00007400ff0677ac, 0x000e620008000a00});
+        REQUIRE(ops);
+        CHECK(ops->writes == std::vector<RegisterId>{ur(6), ur(7)});
+        CHECK(ops->reads.empty()); // URZ index
+    }
+    SECTION("LDC R1 writes R1") {
+        auto ops = decodeOperands({0x0000df00ff017b82, 0x000e220000000800});
+        REQUIRE(ops);
+        CHECK(ops->writes == std::vector<RegisterId>{1});
+    }
+    SECTION("IMAD.WIDE R2, R5, UR14, R2: pairs for Rd and Rc, a UR in B") {
+        auto ops = decodeOperands({0x0000000e05027c25, 0x004fe2000f8e0002});
+        REQUIRE(ops);
+        CHECK(sorted(ops->writes) == std::vector<RegisterId>{2, 3});
+        CHECK(sorted(ops->reads) == std::vector<RegisterId>{2, 3, 5, ur(14)});
+    }
+    SECTION("UIMAD.WIDE reads URa, an immediate and a URc pair") {
+        // 0x18a5 URd=UR4 (pair), URa=UR6, imm 0x9, URc=UR4 (pair)
+        auto ops = decodeOperands({0x00000009060478a5, 0x000fe2000f8e0004});
+        REQUIRE(ops);
+        CHECK(sorted(ops->writes) == std::vector<RegisterId>{ur(4), ur(5)});
+        CHECK(sorted(ops->reads) == std::vector<RegisterId>{ur(4), ur(5), ur(6)});
+    }
+    SECTION("an opcode outside the model is not guessed") {
+        CHECK_FALSE(decodeOperands({0x0000000000007c10, 0}));      // 0x0c10 without bit 91
+        CHECK_FALSE(decodeOperands({0x00000000ff0077ac, 0x0000000008000e00})); // LDCU, size code 7
+    }
+    SECTION("touchesAny sees reads and writes") {
+        Operands ops{{1, 2}, {ur(3)}};
+        CHECK(ops.touchesAny({2}));
+        CHECK(ops.touchesAny({ur(3)}));
+        CHECK_FALSE(ops.touchesAny({3}));
+    }
+}

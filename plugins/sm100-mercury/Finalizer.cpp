@@ -368,35 +368,48 @@ std::vector<Slot> forcedShares(const std::vector<Insn> &code, const std::vector<
 
 constexpr size_t kNever = std::string::npos;
 
-// The first instruction after `producer` that reads or writes one of
-// `regs`, on the straight line: kNever when an unconditional EXIT comes
-// first (a conditional one leaves the line only on its exiting path).
-// Fails on other control flow and on an instruction whose operands are not
-// modelled.
-bool firstTouch(const std::vector<Insn> &code, size_t producer, const std::vector<RegisterId> &regs,
-                size_t &touch, std::string &error) {
-    for (size_t k = producer + 1; k < code.size(); ++k) {
+// Where each of `producers` is first needed: the first instruction after
+// it, on the straight line, that reads or writes one of its destination
+// registers -- kNever when an unconditional EXIT comes first (a
+// conditional one leaves the line only on its exiting path). Other control
+// flow, or an instruction whose operands are not modelled, before that
+// point fails. One backward sweep, each instruction decoded once.
+bool firstUses(const std::vector<Insn> &code,
+               const std::map<size_t, std::vector<RegisterId>> &producers,
+               std::map<size_t, size_t> &use, std::string &error) {
+    if (producers.empty())
+        return true;
+    std::vector<size_t> nextUse(2 * kUniformBase, kNever);
+    size_t stop = kNever; // the nearest EXIT, branch or undecoded instruction
+    for (size_t k = code.size(); k-- > producers.begin()->first;) {
+        if (auto p = producers.find(k); p != producers.end()) {
+            size_t first = kNever;
+            for (RegisterId r : p->second)
+                first = std::min(first, nextUse[r]);
+            bool stopped = stop != kNever && stop <= first;
+            if (stopped && opcode9(code[stop]) != kExit) {
+                error = isControlClass(opcode9(code[stop]))
+                            ? "control flow at offset " + hex(stop * 16) +
+                                  " before the first use of the producer at offset " + hex(k * 16)
+                            : "the operands of opcode " + hex(opcode13(code[stop])) +
+                                  " at offset " + hex(stop * 16) + " are not modelled";
+                return false;
+            }
+            use[k] = stopped ? kNever : first;
+        }
         uint32_t op = opcode9(code[k]);
-        if (op == kExit && guard(code[k]) == kAlways) {
-            touch = kNever;
-            return true;
-        }
-        if (isControlClass(op) && !fallsThroughOnly(op) && op != kExit) {
-            error = "control flow at offset " + hex(k * 16) + " before its first use";
-            return false;
-        }
-        std::optional<Operands> ops = decodeOperands(code[k]);
-        if (!ops) {
-            error = "the operands of opcode " + hex(opcode13(code[k])) + " at offset " +
-                    hex(k * 16) + " are not modelled";
-            return false;
-        }
-        if (ops->touchesAny(regs)) {
-            touch = k;
-            return true;
-        }
+        std::optional<Operands> ops;
+        if (op == kExit && guard(code[k]) == kAlways)
+            stop = k;
+        else if (isControlClass(op) && !fallsThroughOnly(op) && op != kExit)
+            stop = k;
+        else if (!(ops = decodeOperands(code[k])))
+            stop = k;
+        else
+            for (const std::vector<RegisterId> *regs : {&ops->reads, &ops->writes})
+                for (RegisterId r : *regs)
+                    nextUse[r] = k;
     }
-    touch = kNever;
     return true;
 }
 
@@ -405,7 +418,6 @@ struct Rederived {
     std::map<Slot, size_t> consumer;
     std::vector<Slot> forced;
     bool has(Slot s) const { return consumer.count(s) != 0; }
-    bool isForced(Slot s) const { return std::find(forced.begin(), forced.end(), s) != forced.end(); }
 };
 
 // For each forced slot: the first wait on its barrier releases it with the
@@ -416,11 +428,17 @@ struct Rederived {
 // is refused.
 bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uint32_t b0,
               const std::vector<Slot> &forced, Rederived &out, std::string &error) {
-    out.forced = forced;
+    struct Release {
+        size_t wait;
+        uint32_t barrier;
+        const std::vector<Slot> *slots;
+    };
+    std::vector<Release> releases;
+    std::map<size_t, std::vector<RegisterId>> producers;
     for (Slot f : forced) {
         size_t at = f / 2;
         if (f % 2 != 0) {
-            error = "a read barrier";
+            error = "it is a read barrier";
             return false;
         }
         uint32_t b = writeBarrier(code[at]);
@@ -438,33 +456,37 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             error = "it is first waited on at the EXIT at offset " + hex(wait * 16);
             return false;
         }
-        size_t first = kNever;
+        releases.push_back({wait, b, &in[wait][b]});
         for (Slot s : in[wait][b]) {
-            if (auto known = out.consumer.find(s); known != out.consumer.end()) {
-                first = std::min(first, known->second);
-                continue;
-            }
             std::optional<Operands> ops = decodeOperands(code[s / 2]);
             if (s % 2 != 0 || !ops || ops->writes.empty()) {
                 error = "the producer at offset " + hex(s / 2 * 16) + " it is released with";
                 return false;
             }
-            size_t touch;
-            if (!firstTouch(code, s / 2, ops->writes, touch, error))
-                return false;
-            if (touch == kNever || touch < wait) {
+            producers[s / 2] = ops->writes;
+        }
+    }
+    std::map<size_t, size_t> use;
+    if (!firstUses(code, producers, use, error))
+        return false;
+    for (const Release &r : releases) {
+        size_t first = kNever;
+        for (Slot s : *r.slots) {
+            size_t touch = use.at(s / 2);
+            if (touch == kNever || touch < r.wait) {
                 error = "the registers of the producer at offset " + hex(s / 2 * 16) +
-                        " disagree with ptxas's wait at offset " + hex(wait * 16);
+                        " disagree with ptxas's wait at offset " + hex(r.wait * 16);
                 return false;
             }
             out.consumer[s] = touch;
             first = std::min(first, touch);
         }
-        if (b != b0 && first != wait) {
-            error = "the registers disagree with ptxas's wait at offset " + hex(wait * 16);
+        if (r.barrier != b0 && first != r.wait) {
+            error = "the registers disagree with ptxas's wait at offset " + hex(r.wait * 16);
             return false;
         }
     }
+    out.forced = forced;
     return true;
 }
 

@@ -12,7 +12,7 @@
 #include "Operands.h"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 
 namespace culd::mercury {
 
@@ -244,12 +244,6 @@ std::optional<Layout> aluLayout(uint32_t op) {
 
 uint32_t opcode13(const Insn &insn) {
     return static_cast<uint32_t>(insn.lo & 0xfff) | getBits(insn, 91, 1) << 12;
-}
-
-bool Operands::touchesAny(const std::vector<RegisterId> &regs) const {
-    auto in = [&](RegisterId r) { return std::find(regs.begin(), regs.end(), r) != regs.end(); };
-    return std::any_of(reads.begin(), reads.end(), in) ||
-           std::any_of(writes.begin(), writes.end(), in);
 }
 
 std::optional<Operands> decodeOperands(const Insn &insn) {

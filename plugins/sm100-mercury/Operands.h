@@ -21,9 +21,6 @@ constexpr RegisterId kUniformBase = 256;
 struct Operands {
     std::vector<RegisterId> reads;
     std::vector<RegisterId> writes;
-    // True when one of the registers an instruction touches is also one of
-    // `regs`.
-    bool touchesAny(const std::vector<RegisterId> &regs) const;
 };
 
 // The opcode with the 13th bit (bit 91) on top: 0x17ac is LDCU.

@@ -500,6 +500,12 @@ TEST_CASE("mercury finaliser: a barrier shared for want of a free one is re-deri
         CHECK_FALSE(rewriteScoreboards(code, error));
         CHECK(error.find("disagree") != std::string::npos);
     }
+    SECTION("an instruction the operand model does not know, before a first use, is refused") {
+        code[7] = make(kIadd, kNone, kNone, 0x06); // 0x0c10: bit 91 clear
+        std::string error;
+        CHECK_FALSE(rewriteScoreboards(code, error));
+        CHECK(error.find("opcode 0xc10 at offset 0x70 are not modelled") != std::string::npos);
+    }
     SECTION("a producer sharing the R1 barrier up to an EXIT is refused") {
         std::vector<Insn> exitFirst = {
             ldcR1(0), ldcu(4, 1), ldcu(5, 0), // 2: on the R1 load's barrier

@@ -48,10 +48,4 @@ TEST_CASE("mercury operands: loads, uniform and mixed ALU forms", "[mercury]") {
         CHECK_FALSE(decodeOperands({0x0000000000007c10, 0}));      // 0x0c10 without bit 91
         CHECK_FALSE(decodeOperands({0x00000000ff0077ac, 0x0000000008000e00})); // LDCU, size code 7
     }
-    SECTION("touchesAny sees reads and writes") {
-        Operands ops{{1, 2}, {ur(3)}};
-        CHECK(ops.touchesAny({2}));
-        CHECK(ops.touchesAny({ur(3)}));
-        CHECK_FALSE(ops.touchesAny({3}));
-    }
 }

@@ -370,10 +370,13 @@ constexpr size_t kNever = std::string::npos;
 
 // Where each of `producers` is first needed: the first instruction after
 // it, on the straight line, that reads or writes one of its destination
-// registers -- kNever when an unconditional EXIT comes first (a
-// conditional one leaves the line only on its exiting path). Other control
+// registers -- kNever when an unconditional EXIT comes first. Other control
 // flow, or an instruction whose operands are not modelled, before that
-// point fails. One backward sweep, each instruction decoded once.
+// point fails, and so does a conditional EXIT: nvlink then joins the
+// producer to a live group waited on before the EXIT, which one is not
+// understood (generated kernels: the second, third or first wait after it,
+// though a barrier is free). One backward sweep, each instruction decoded
+// once.
 bool firstUses(const std::vector<Insn> &code,
                const std::map<size_t, std::vector<RegisterId>> &producers,
                std::map<size_t, size_t> &use, std::string &error) {
@@ -381,12 +384,19 @@ bool firstUses(const std::vector<Insn> &code,
         return true;
     std::vector<size_t> nextUse(2 * kUniformBase, kNever);
     size_t stop = kNever; // the nearest EXIT, branch or undecoded instruction
+    size_t conditionalExit = kNever;
     for (size_t k = code.size(); k-- > producers.begin()->first;) {
         if (auto p = producers.find(k); p != producers.end()) {
             size_t first = kNever;
             for (RegisterId r : p->second)
                 first = std::min(first, nextUse[r]);
             bool stopped = stop != kNever && stop <= first;
+            if (!stopped && first != kNever && conditionalExit < first) {
+                error = "the producer at offset " + hex(k * 16) + " is first used at offset " +
+                        hex(first * 16) + ", past the conditional EXIT at offset " +
+                        hex(conditionalExit * 16);
+                return false;
+            }
             if (stopped && opcode9(code[stop]) != kExit) {
                 error = isControlClass(opcode9(code[stop]))
                             ? "control flow at offset " + hex(stop * 16) +
@@ -401,6 +411,8 @@ bool firstUses(const std::vector<Insn> &code,
         std::optional<Operands> ops;
         if (op == kExit && guard(code[k]) == kAlways)
             stop = k;
+        else if (op == kExit)
+            conditionalExit = k;
         else if (isControlClass(op) && !fallsThroughOnly(op) && op != kExit)
             stop = k;
         else if (!(ops = decodeOperands(code[k])))
@@ -417,6 +429,9 @@ bool firstUses(const std::vector<Insn> &code,
 struct Rederived {
     std::map<Slot, size_t> consumer;
     std::vector<Slot> forced;
+    // A forced slot needed right where ptxas waits for it: what ptxas
+    // released with it there.
+    std::map<Slot, std::vector<Slot>> matesAtWait;
     bool has(Slot s) const { return consumer.count(s) != 0; }
 };
 
@@ -429,6 +444,7 @@ struct Rederived {
 bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uint32_t b0,
               const std::vector<Slot> &forced, Rederived &out, std::string &error) {
     struct Release {
+        Slot forced;
         size_t wait;
         uint32_t barrier;
         const std::vector<Slot> *slots;
@@ -449,14 +465,7 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             error = "no wait on its barrier";
             return false;
         }
-        if (b == b0 && opcode9(code[wait]) == kExit) {
-            // Waited on only at an EXIT, with the R1 load: nvlink then joins
-            // it to a live group rather than a free barrier (libcudadevrt's
-            // memcpy_3d_device), a choice not understood yet.
-            error = "it is first waited on at the EXIT at offset " + hex(wait * 16);
-            return false;
-        }
-        releases.push_back({wait, b, &in[wait][b]});
+        releases.push_back({f, wait, b, &in[wait][b]});
         for (Slot s : in[wait][b]) {
             std::optional<Operands> ops = decodeOperands(code[s / 2]);
             if (s % 2 != 0 || !ops || ops->writes.empty()) {
@@ -481,6 +490,10 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             out.consumer[s] = touch;
             first = std::min(first, touch);
         }
+        if (out.consumer.at(r.forced) == r.wait)
+            for (Slot s : *r.slots)
+                if (s != r.forced)
+                    out.matesAtWait[r.forced].push_back(s);
         if (r.barrier != b0 && first != r.wait) {
             error = "the registers disagree with ptxas's wait at offset " + hex(r.wait * 16);
             return false;
@@ -594,16 +607,23 @@ Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pendi
 }
 
 // With no barrier free, a forced producer's group joins the live group
-// whose wait comes last (nvlink, measured on the generated sets); ties go
-// to the lower index. kNumBarriers when no live group has a colour yet.
+// whose wait comes last without coming after the forced group's own first
+// wait (nvlink, measured on generated sets: 2 of 2 choices between waits at
+// 0x120 and 0x130 went to 0x130; two forced loads needed at 0x190 and 0x1c0,
+// with another group waited on at 0x1d0, share the barrier waited on at
+// 0x190). Ties go to the lower index. kNumBarriers when there is none.
 uint32_t latestReleasedColour(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
                               Slot group, size_t at) {
+    auto own = deps.firstConsumer.find(group);
+    if (own == deps.firstConsumer.end())
+        return kNumBarriers;
     uint32_t pick = kNumBarriers;
     size_t latest = 0;
     for (Slot h : deps.liveAt[at]) {
         auto it = colour.find(h);
         auto consumer = deps.firstConsumer.find(h);
-        if (h == group || it == colour.end() || consumer == deps.firstConsumer.end())
+        if (h == group || it == colour.end() || consumer == deps.firstConsumer.end() ||
+            consumer->second > own->second)
             continue;
         if (consumer->second > latest || (consumer->second == latest && it->second < pick)) {
             latest = consumer->second;
@@ -611,6 +631,35 @@ uint32_t latestReleasedColour(Dependencies &deps, const std::unordered_map<Slot,
         }
     }
     return pick;
+}
+
+// A forced group joining a live one, when the forced producer is needed
+// right where ptxas waited for it: where a producer ptxas released with it
+// there is live on another barrier, nvlink joined that producer's group
+// instead (a generated sm_120 kernel: an LDC forced onto an LDCU's barrier,
+// the LDC needed at 0x130 where ptxas waits, the LDCU first read at 0x140,
+// share the LDCU's barrier, not the latest one waited on by 0x130). One
+// kernel is not a rule, so such a choice is refused rather than followed.
+bool joinsItsMates(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+                   const Rederived &rd, Slot group, size_t at, uint32_t pick, std::string &error) {
+    const std::vector<Slot> &live = deps.liveAt[at];
+    for (const auto &[forced, mates] : rd.matesAtWait) {
+        if (deps.groups.find(forced) != group)
+            continue;
+        for (Slot m : mates) {
+            Slot h = deps.groups.find(m);
+            auto it = colour.find(h);
+            if (h == group || it == colour.end() || it->second == pick ||
+                std::find(live.begin(), live.end(), h) == live.end())
+                continue;
+            error = "the producer at offset " + hex(forced / 2 * 16) +
+                    " finds no free scoreboard barrier while the producer at offset " +
+                    hex(m / 2 * 16) + " ptxas released it with is live on another; "
+                    "nvlink's choice there is not understood";
+            return false;
+        }
+    }
+    return true;
 }
 
 bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
@@ -687,6 +736,8 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             if (pick == kNumBarriers && hasForced.count(g)) {
                 pick = latestReleasedColour(deps, colour, g, i + 1);
                 sharing = sharing || pick < kNumBarriers;
+                if (!joinsItsMates(deps, colour, rd, g, i + 1, pick, error))
+                    return false;
             }
             if (pick == kNumBarriers) {
                 error = "more than 6 scoreboard barriers live at offset " +

@@ -145,6 +145,7 @@ constexpr Operation kOperations[] = {
     {0x08c, std::nullopt, true, true, false},                                    // UISETP
     {0x090, Width::One, true, true, true},                                       // UIADD3
     {0x091, Width::One, true, true, true},                                       // ULEA
+    {0x092, Width::One, true, true, true},                                       // ULOP3
     {0x097, Width::Pair, true, true, true, Width::Pair, Width::Pair, Width::Pair}, // UIADD3.64
     {0x099, Width::One, true, true, true},                                       // USHF
     {0x0a4, Width::One, true, true, true},                                       // UIMAD

@@ -31,6 +31,12 @@ Insn ldcR1(uint32_t wbar) {
     return i;
 }
 Insn exitInsn(uint32_t wait = 0) { return make(0x94d, kNone, kNone, wait); }
+// `@P0 EXIT`: leaves on one path, falls through on the other.
+Insn conditionalExit(uint32_t wait = 0) {
+    Insn i = exitInsn(wait);
+    setBits(i, 12, 4, 0);
+    return i;
+}
 // BRA from instruction `from` to `to`; `predicated` gives it a guard P0.
 Insn bra(size_t from, size_t to, bool predicated, uint32_t wait = 0) {
     Insn i = make(0x947, kNone, kNone, wait);
@@ -445,6 +451,25 @@ Insn uiadd3(uint32_t dest, uint32_t a, uint32_t b, uint32_t wait = 0) {
     return i;
 }
 
+// UR4-UR8 on barriers 1-5, then UR9 and UR10 both put on 5 while all six
+// were live. UR7 is read at 10, or (`ur7Last`) after UR9 and UR10 at 13.
+std::vector<Insn> twoForcedLoads(bool ur7Last) {
+    std::vector<Insn> code = {
+        ldcR1(0),
+        ldcu(4, 1), ldcu(5, 2), ldcu(6, 3), ldcu(7, 4), ldcu(8, 5), // 1-5
+        ldcu(9, 5),                    // 6
+        ldcu(10, 5),                   // 7
+        uiadd3(20, 4, kUrz, 0x02),     // 8
+        uiadd3(21, 5, 6, 0x0c),        // 9
+        uiadd3(23, 8, kUrz, 0x20),     // 10 (11)
+        uiadd3(24, 9, kUrz),           // 11 (12)
+        uiadd3(25, 10, kUrz),          // 12 (13)
+        exitInsn(1 << 0),              // 13 (14)
+    };
+    code.insert(code.begin() + (ur7Last ? 13 : 10), uiadd3(22, 7, kUrz, 0x10));
+    return code;
+}
+
 TEST_CASE("mercury finaliser: a barrier shared for want of a free one is re-derived from "
           "the registers",
           "[mercury]") {
@@ -474,20 +499,7 @@ TEST_CASE("mercury finaliser: a barrier shared for want of a free one is re-deri
         // UR9 takes the free barrier 5; UR10 finds none free and joins the
         // group waited on last (UR9's), so one wait releases both and UR10's
         // own first read waits on nothing.
-        std::vector<Insn> two = {
-            ldcR1(0),
-            ldcu(4, 1), ldcu(5, 2), ldcu(6, 3), ldcu(7, 4), ldcu(8, 5), // 1-5
-            ldcu(9, 5),                    // 6
-            ldcu(10, 5),                   // 7
-            uiadd3(20, 4, kUrz, 0x02),     // 8
-            uiadd3(21, 5, 6, 0x0c),        // 9
-            uiadd3(22, 7, kUrz, 0x10),     // 10
-            uiadd3(23, 8, kUrz, 0x20),     // 11
-            uiadd3(24, 9, kUrz),           // 12
-            uiadd3(25, 10, kUrz),          // 13
-            exitInsn(1 << 0),              // 14
-        };
-        out = rewritten(two);
+        out = rewritten(twoForcedLoads(false));
         CHECK(wbar(out[6]) == 5);
         CHECK(wbar(out[7]) == 5);
         CHECK(waits(out[11]) == 1u << 4);
@@ -506,17 +518,59 @@ TEST_CASE("mercury finaliser: a barrier shared for want of a free one is re-deri
         CHECK_FALSE(rewriteScoreboards(code, error));
         CHECK(error.find("opcode 0xc10 at offset 0x70 are not modelled") != std::string::npos);
     }
-    SECTION("a producer sharing the R1 barrier up to an EXIT is refused") {
-        std::vector<Insn> exitFirst = {
+    SECTION("two such producers: the later joins no group waited on after its own first read") {
+        // UR9 takes the free barrier 5; UR10 finds none free. The group
+        // waited on last (UR7's, at 13) comes after UR10's first read at 12,
+        // so UR10 joins the latest one before it: UR9's, waited on at 11.
+        out = rewritten(twoForcedLoads(true));
+        CHECK(wbar(out[6]) == 5);
+        CHECK(wbar(out[7]) == 5);
+        CHECK(waits(out[11]) == 1u << 5);
+        CHECK(waits(out[12]) == 0);
+        CHECK(waits(out[13]) == 1u << wbar(out[4]));
+    }
+    SECTION("a forced producer needed where ptxas waits, with its mate live elsewhere, is refused") {
+        // UR10 takes the barrier the R1 load frees; UR9, forced onto UR6's
+        // barrier and needed where ptxas waits for both, finds none free.
+        // The latest group waited on before its read is UR5's, but ptxas
+        // released it with UR6, live on another barrier: nvlink's choice
+        // there is not understood.
+        std::vector<Insn> mates = {
+            ldcR1(0),
+            ldcu(4, 1), ldcu(5, 2), ldcu(6, 3), ldcu(7, 4), ldcu(8, 5), // 1-5
+            ldcu(10, 0),                   // 6: on the R1 load's barrier
+            ldcu(9, 3),                    // 7: on UR6's
+            uiadd3(20, 4, kUrz, 0x02),     // 8
+            uiadd3(21, 5, kUrz, 0x04),     // 9
+            uiadd3(22, 9, kUrz, 0x08),     // 10: UR9 needed where ptxas waits
+            uiadd3(23, 6, kUrz),           // 11: UR6 first read
+            uiadd3(24, 7, kUrz, 0x10),     // 12
+            uiadd3(25, 8, kUrz, 0x20),     // 13
+            uiadd3(26, 10, kUrz, 0x01),    // 14
+            exitInsn(),                    // 15
+        };
+        std::string error;
+        CHECK_FALSE(rewriteScoreboards(mates, error));
+        CHECK(error.find("the producer at offset 0x70 finds no free scoreboard barrier while the "
+                         "producer at offset 0x30") != std::string::npos);
+    }
+    SECTION("a producer first read past a conditional EXIT is refused") {
+        // nvlink joins such a producer to a live group waited on before the
+        // EXIT; which one is not understood, on the R1 barrier or another.
+        std::vector<Insn> pastExit = {
             ldcR1(0), ldcu(4, 1), ldcu(5, 0), // 2: on the R1 load's barrier
             uiadd3(6, 4, kUrz, 0x02),
-            exitInsn(1 << 0),                 // 4: the first wait on 0
+            conditionalExit(1 << 0),          // 4: the first wait on 0
             uiadd3(7, 5, kUrz),
             exitInsn(),
         };
         std::string error;
-        CHECK_FALSE(rewriteScoreboards(exitFirst, error));
-        CHECK(error.find("EXIT at offset 0x40") != std::string::npos);
+        CHECK_FALSE(rewriteScoreboards(pastExit, error));
+        CHECK(error.find("first used at offset 0x50, past the conditional EXIT at offset 0x40") !=
+              std::string::npos);
+        code.insert(code.begin() + 10, conditionalExit()); // before UR9's first read
+        CHECK_FALSE(rewriteScoreboards(code, error));
+        CHECK(error.find("past the conditional EXIT at offset 0xa0") != std::string::npos);
     }
 }
 

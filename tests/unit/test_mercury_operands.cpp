@@ -44,6 +44,12 @@ TEST_CASE("mercury operands: loads, uniform and mixed ALU forms", "[mercury]") {
         CHECK(sorted(ops->writes) == std::vector<RegisterId>{ur(4), ur(5)});
         CHECK(sorted(ops->reads) == std::vector<RegisterId>{ur(4), ur(5), ur(6)});
     }
+    SECTION("ULOP3 UR10, UR10, UR14, URZ reads URa and URb") {
+        auto ops = decodeOperands({0x0000000e0a0a7292, 0x008fe2000f8e3cff});
+        REQUIRE(ops);
+        CHECK(ops->writes == std::vector<RegisterId>{ur(10)});
+        CHECK(sorted(ops->reads) == std::vector<RegisterId>{ur(10), ur(14)});
+    }
     SECTION("an opcode outside the model is not guessed") {
         CHECK_FALSE(decodeOperands({0x0000000000007c10, 0}));      // 0x0c10 without bit 91
         CHECK_FALSE(decodeOperands({0x00000000ff0077ac, 0x0000000008000e00})); // LDCU, size code 7

@@ -383,7 +383,7 @@ bool firstUses(const std::vector<Insn> &code,
     if (producers.empty())
         return true;
     std::vector<size_t> nextUse(2 * kUniformBase, kNever);
-    size_t stop = kNever; // the nearest EXIT, branch or undecoded instruction
+    size_t stop = kNever; // the nearest unconditional EXIT, branch or undecoded instruction
     size_t conditionalExit = kNever;
     for (size_t k = code.size(); k-- > producers.begin()->first;) {
         if (auto p = producers.find(k); p != producers.end()) {
@@ -413,7 +413,7 @@ bool firstUses(const std::vector<Insn> &code,
             stop = k;
         else if (op == kExit)
             conditionalExit = k;
-        else if (isControlClass(op) && !fallsThroughOnly(op) && op != kExit)
+        else if (isControlClass(op) && !fallsThroughOnly(op))
             stop = k;
         else if (!(ops = decodeOperands(code[k])))
             stop = k;

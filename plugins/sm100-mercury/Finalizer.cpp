@@ -178,8 +178,11 @@ bool buildSuccessors(const std::vector<Insn> &code, const std::vector<uint64_t> 
                 return false;
             }
             s[0] = target;
-            // The uniform-predicate form is taken as conditional.
-            if (opcode12(insn) != 0x947 || guard(insn) != kAlways)
+            // Only the plain unguarded BRA (0x0947) always jumps. The
+            // uniform-predicate form (0x547) and BRA.DIV (0x1947, bit 91:
+            // taken when the warp diverges from the mask in URa, guarded by
+            // PT -- CUB's warp scans) are conditional.
+            if (opcode13(insn) != 0x0947 || guard(insn) != kAlways)
                 s[1] = next;
         } else if (op == kBrx && !jumpTargets.empty()) {
             succ.indirect[static_cast<size_t>(i)] = true;
@@ -367,16 +370,19 @@ std::vector<Slot> forcedShares(const std::vector<Insn> &code, const std::vector<
 }
 
 constexpr size_t kNever = std::string::npos;
+// A producer whose registers are first touched past a branch: nvlink keeps
+// ptxas's waits for it (CUB's radix-sort kernels, see rederive).
+constexpr size_t kPastBranch = kNever - 1;
 
 // Where each of `producers` is first needed: the first instruction after
 // it, on the straight line, that reads or writes one of its destination
-// registers -- kNever when an unconditional EXIT comes first. Other control
-// flow, or an instruction whose operands are not modelled, before that
-// point fails, and so does a conditional EXIT: nvlink then joins the
-// producer to a live group waited on before the EXIT, which one is not
-// understood (generated kernels: the second, third or first wait after it,
-// though a barrier is free). One backward sweep, each instruction decoded
-// once.
+// registers -- kNever when an unconditional EXIT comes first, kPastBranch
+// when other control flow does. An instruction whose operands are not
+// modelled before that point fails, and so does a conditional EXIT: nvlink
+// then joins the producer to a live group waited on before the EXIT, which
+// one is not understood (generated kernels: the second, third or first
+// wait after it, though a barrier is free). One backward sweep, each
+// instruction decoded once.
 bool firstUses(const std::vector<Insn> &code,
                const std::map<size_t, std::vector<RegisterId>> &producers,
                std::map<size_t, size_t> &use, std::string &error) {
@@ -390,22 +396,22 @@ bool firstUses(const std::vector<Insn> &code,
             size_t first = kNever;
             for (RegisterId r : p->second)
                 first = std::min(first, nextUse[r]);
+            size_t reach = std::min(first, stop); // how far the straight line is known
+            if (conditionalExit < reach) {
+                error = "the producer at offset " + hex(k * 16) +
+                        (first <= stop ? " is first used at offset " + hex(first * 16)
+                                       : " reaches control flow at offset " + hex(stop * 16)) +
+                        ", past the conditional EXIT at offset " + hex(conditionalExit * 16);
+                return false;
+            }
             bool stopped = stop != kNever && stop <= first;
-            if (!stopped && first != kNever && conditionalExit < first) {
-                error = "the producer at offset " + hex(k * 16) + " is first used at offset " +
-                        hex(first * 16) + ", past the conditional EXIT at offset " +
-                        hex(conditionalExit * 16);
+            uint32_t stopOp = stopped ? opcode9(code[stop]) : 0;
+            if (stopped && stopOp != kExit && !isControlClass(stopOp)) {
+                error = "the operands of opcode " + hex(opcode13(code[stop])) + " at offset " +
+                        hex(stop * 16) + " are not modelled";
                 return false;
             }
-            if (stopped && opcode9(code[stop]) != kExit) {
-                error = isControlClass(opcode9(code[stop]))
-                            ? "control flow at offset " + hex(stop * 16) +
-                                  " before the first use of the producer at offset " + hex(k * 16)
-                            : "the operands of opcode " + hex(opcode13(code[stop])) +
-                                  " at offset " + hex(stop * 16) + " are not modelled";
-                return false;
-            }
-            use[k] = stopped ? kNever : first;
+            use[k] = !stopped ? first : stopOp == kExit ? kNever : kPastBranch;
         }
         uint32_t op = opcode9(code[k]);
         std::optional<Operands> ops;
@@ -440,7 +446,11 @@ struct Rederived {
 // registers must agree with ptxas: none of them was needed before that
 // wait, and (unless the barrier is the R1 load's, waited on for R1) one
 // is needed right there -- otherwise the operand model is off and the link
-// is refused.
+// is refused. A producer first touched past a branch is not re-derived:
+// nvlink keeps ptxas's waits for it (CUB's radix-sort histogram kernel:
+// an LDCU forced onto the R1 load's barrier, first read past a loop, is
+// waited on where ptxas waited; the onesweep kernel: an LDC first read
+// past a forward branch keeps both of ptxas's waits, on either path).
 bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uint32_t b0,
               const std::vector<Slot> &forced, Rederived &out, std::string &error) {
     struct Release {
@@ -480,8 +490,12 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
         return false;
     for (const Release &r : releases) {
         size_t first = kNever;
+        bool anyOnLine = false;
         for (Slot s : *r.slots) {
             size_t touch = use.at(s / 2);
+            if (touch == kPastBranch)
+                continue; // keeps ptxas's waits
+            anyOnLine = true;
             if (touch == kNever || touch < r.wait) {
                 error = "the registers of the producer at offset " + hex(s / 2 * 16) +
                         " disagree with ptxas's wait at offset " + hex(r.wait * 16);
@@ -490,11 +504,11 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             out.consumer[s] = touch;
             first = std::min(first, touch);
         }
-        if (out.consumer.at(r.forced) == r.wait)
+        if (out.has(r.forced) && out.consumer.at(r.forced) == r.wait)
             for (Slot s : *r.slots)
                 if (s != r.forced)
                     out.matesAtWait[r.forced].push_back(s);
-        if (r.barrier != b0 && first != r.wait) {
+        if (r.barrier != b0 && anyOnLine && first != r.wait) {
             error = "the registers disagree with ptxas's wait at offset " + hex(r.wait * 16);
             return false;
         }
@@ -510,7 +524,8 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
 // left (each drop can keep a later producer pending longer).
 bool dropReleasedWaits(std::vector<Insn> &code, const Successors &succ, size_t p0,
                        const std::vector<std::pair<Slot, size_t>> &edges,
-                       const std::unordered_map<Slot, uint32_t> &colourOf, std::string &error) {
+                       const std::unordered_map<Slot, uint32_t> &colourOf,
+                       const std::vector<uint32_t> &idle, std::string &error) {
     for (size_t round = 0; round <= edges.size(); ++round) {
         std::vector<Pending> in;
         std::vector<bool> reached;
@@ -518,7 +533,7 @@ bool dropReleasedWaits(std::vector<Insn> &code, const Successors &succ, size_t p
             error = "too many scoreboard producers pending at once to analyse";
             return false;
         }
-        std::vector<uint32_t> needed(code.size(), 0);
+        std::vector<uint32_t> needed = idle;
         for (const auto &[slot, consumer] : edges) {
             uint32_t c = colourOf.at(slot);
             const std::vector<Slot> &p = in[consumer][c];
@@ -567,6 +582,21 @@ Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pendi
                 root = root.value_or(s);
                 d.groups.unite(*root, s);
             }
+        }
+    }
+    // Producers an EXIT finds still pending on one barrier: ptxas put them
+    // there together and nothing waits on them, so they stay one group (the
+    // read barriers of a CUB onesweep kernel's trailing stores).
+    for (size_t c = 0; c < n; ++c) {
+        if (!reached[c] || opcode9(code[c]) != kExit)
+            continue;
+        for (unsigned b = 0; b < kNumBarriers; ++b) {
+            std::optional<Slot> root;
+            for (Slot s : in[c][b])
+                if (!rd.has(s) && !(waitMask(code[c]) >> b & 1)) {
+                    root = root.value_or(s);
+                    d.groups.unite(*root, s);
+                }
         }
     }
     std::map<size_t, Slot> byConsumer;
@@ -662,9 +692,36 @@ bool joinsItsMates(Dependencies &deps, const std::unordered_map<Slot, uint32_t> 
     return true;
 }
 
+// BRA.DIV (0x1947): CUB's warp scans branch to a fallback path when the
+// warp diverges. Of the CUB kernels measured with one, the scan kernel came
+// out exact but the radix-sort onesweep and exclusive-sum kernels did not
+// (another barrier picked after the branch), so such kernels are refused.
+bool isDivergenceBranch(const Insn &insn) { return opcode13(insn) == 0x1947; }
+
+// Waits ptxas put, past the R1 load's range, on a barrier nothing can be
+// pending on there (the may-analysis finds no producer): nvlink keeps them
+// on the same index (CUB's radix-sort histogram kernel: a wait on 0 inside
+// a loop after the range stays). Inside the range such a wait is dropped,
+// as the R1 load's own are (no sample of another kind there).
+std::vector<uint32_t> idleWaits(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                                const std::vector<bool> &reached, size_t end) {
+    std::vector<uint32_t> idle(code.size(), 0);
+    for (size_t c = end + 1; c < code.size(); ++c)
+        for (uint32_t b = 0; b < kNumBarriers; ++b)
+            if (reached[c] && (waitMask(code[c]) >> b & 1) && in[c][b].empty())
+                idle[c] |= 1u << b;
+    return idle;
+}
+
 bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 const std::vector<uint64_t> &jumpTargets, std::string &error) {
     const size_t n = code.size();
+    if (auto div = std::find_if(code.begin(), code.end(), isDivergenceBranch); div != code.end()) {
+        error = "the BRA.DIV at offset " + hex(static_cast<uint64_t>(div - code.begin()) * 16) +
+                ": nvlink's scoreboard allocation around a warp-divergence branch is not "
+                "understood yet";
+        return false;
+    }
     Successors succ;
     if (!buildSuccessors(code, jumpTargets, succ, error))
         return false;
@@ -675,6 +732,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         return false;
     }
     const size_t end = shiftRangeEnd(code, p0, b0);
+    const std::vector<uint32_t> idle = idleWaits(code, in, reached, end);
     Rederived rd;
     std::vector<Slot> forced = forcedShares(code, in, reached, p0, b0, end);
     if (!forced.empty() && !rederive(code, in, b0, forced, rd, error)) {
@@ -766,7 +824,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         uint32_t c = colourOf.at(slot);
         setBits(code[consumer], kWaitMaskBit, 6, waitMask(code[consumer]) | 1u << c);
     }
-    return !sharing || dropReleasedWaits(code, succ, p0, edges, colourOf, error);
+    for (size_t c = 0; c < n; ++c)
+        setBits(code[c], kWaitMaskBit, 6, waitMask(code[c]) | idle[c]);
+    return !sharing || dropReleasedWaits(code, succ, p0, edges, colourOf, idle, error);
 }
 
 } // namespace

@@ -19,7 +19,9 @@ namespace culd::mercury {
 namespace {
 
 enum class File : uint8_t { R, UR };
-enum class Width : uint8_t { One, Pair, LoadSize, PairIfBit72, PairIfBit73, PairIfBit80 };
+// `ZeroOnly`: a field whose width is not known, understood only when it
+// holds RZ/URZ.
+enum class Width : uint8_t { One, Pair, LoadSize, PairIfBit72, PairIfBit73, PairIfBit80, ZeroOnly };
 
 struct Field {
     unsigned bit;
@@ -54,6 +56,8 @@ unsigned registerCount(const Insn &insn, Width width) {
         return getBits(insn, 73, 1) ? 2 : 1;
     case Width::PairIfBit80:
         return getBits(insn, 80, 1) ? 2 : 1;
+    case Width::ZeroOnly:
+        return 0;
     }
     return 0;
 }
@@ -111,6 +115,9 @@ std::optional<Layout> memoryLayout(uint32_t op) {
         return Layout{Field{kDest, File::R, Width::LoadSize}, {{kA, File::R, Width::One}}};
     case 0x0388: // STS [Ra + offset], Rb
         return Layout{std::nullopt, {{kA, File::R, Width::One}, {kB, File::R, Width::LoadSize}}};
+    case 0x1f8c: // ATOMS.POPC.INC RZ, [Ra + URc + offset]: red.shared.add 1
+        return Layout{Field{kDest, File::R, Width::ZeroOnly},
+                      {{kA, File::R, Width::One}, {kC, File::UR, Width::One}}};
     default:
         return std::nullopt;
     }
@@ -128,6 +135,7 @@ struct Operation {
 constexpr Operation kOperations[] = {
     // General datapath.
     {0x002, Width::PairIfBit80, false, true, false, Width::One, Width::PairIfBit80}, // MOV
+    {0x003, Width::One, true, true, false},                                          // P2R
     {0x007, Width::One, true, true, false},                                          // SEL
     {0x00c, std::nullopt, true, true, false},                                        // ISETP
     {0x010, Width::One, true, true, true},                                           // IADD3
@@ -142,6 +150,7 @@ constexpr Operation kOperations[] = {
      Width::PairIfBit73}, // IADD(.64)
     // Uniform datapath.
     {0x082, Width::One, false, true, false},                                     // UMOV
+    {0x087, Width::One, true, true, false},                                      // USEL
     {0x08c, std::nullopt, true, true, false},                                    // UISETP
     {0x090, Width::One, true, true, true},                                       // UIADD3
     {0x091, Width::One, true, true, true},                                       // ULEA
@@ -212,10 +221,11 @@ std::optional<Layout> aluLayout(uint32_t op) {
     if (o.dest)
         l.dest = Field{kDest, file, *o.dest};
     uint32_t form = op >> 9; // bits 9-11, with bit 91 as bit 3
-    if (base == 0x082) {     // UMOV: 0x1c82 from a register, 0x1882 an immediate
+    if (base == 0x082) { // UMOV: 0x1c82 from a register, 0x1882 and 0x0882 an immediate
         if (op == 0x1c82)
             l.sources.push_back({kB, File::UR, Width::One});
-        return op == 0x1c82 || op == 0x1882 ? std::optional<Layout>(l) : std::nullopt;
+        return op == 0x1c82 || op == 0x1882 || op == 0x0882 ? std::optional<Layout>(l)
+                                                             : std::nullopt;
     }
     std::optional<BSlot> slot = bSlot(isUniform(base) ? form | 0x10 : form);
     if (!slot)

@@ -628,6 +628,69 @@ TEST_CASE("mercury finaliser: a dependency over a loop back edge is kept", "[mer
     CHECK(waits(out[6]) == 0);
 }
 
+TEST_CASE("mercury finaliser: a producer first read past a branch keeps ptxas's wait",
+          "[mercury]") {
+    // UR9 is put on the R1 load's barrier (forced); its register is first
+    // read after a forward branch, where ptxas waits on the barrier. nvlink
+    // keeps that wait (CUB's radix-sort histogram kernel) instead of
+    // re-deriving it.
+    std::vector<Insn> code = {
+        ldcR1(0),                       // 0
+        ldcu(9, 0),                     // 1: forced onto the R1 barrier
+        bra(2, 4, true),                // 2: @P0 BRA 4
+        uiadd3(20, kUrz, kUrz),         // 3
+        uiadd3(24, 9, kUrz, 1 << 0),    // 4: ptxas waits for UR9 (and R1)
+        exitInsn(),                     // 5
+    };
+    std::vector<Insn> out = rewritten(code);
+    REQUIRE(wbar(out[1]) < kNumBarriers);
+    CHECK(waits(out[4]) >> wbar(out[1]) & 1);
+    CHECK(wbar(out[0]) == kNone);
+    CHECK(waits(out[2]) == 0);
+}
+
+TEST_CASE("mercury finaliser: producers an EXIT finds pending together stay together",
+          "[mercury]") {
+    // Two stores release their sources on barrier 3 and nothing waits on
+    // it: they stay on one barrier (CUB onesweep's trailing stores), not
+    // one barrier each.
+    std::vector<Insn> code = {
+        ldcR1(0),                               // 0
+        make(kIadd, kNone, kNone, 1 << 0),      // 1: the R1 load's wait
+        make(kStg, kNone, 3),                   // 2
+        make(kStg, kNone, 3),                   // 3
+        exitInsn(),                             // 4
+    };
+    std::vector<Insn> out = rewritten(code);
+    CHECK(rbar(out[2]) == 3);
+    CHECK(rbar(out[3]) == 3);
+}
+
+TEST_CASE("mercury finaliser: a wait with nothing pending past the R1 range stays",
+          "[mercury]") {
+    std::vector<Insn> code = {
+        ldcR1(0),
+        make(kIadd, kNone, kNone, 1 << 0), // 1: the R1 load's wait ends the range
+        make(kIadd, kNone, kNone, 1 << 3), // 2: nothing pending on 3
+        exitInsn(),
+    };
+    std::vector<Insn> out = rewritten(code);
+    CHECK(waits(out[1]) == 0);
+    CHECK(waits(out[2]) == 1 << 3);
+}
+
+TEST_CASE("mercury finaliser: a kernel with BRA.DIV is refused", "[mercury]") {
+    // BRA.DIV (bit 91 set, guard PT) branches only when the warp diverges;
+    // nvlink's allocation around it is not understood.
+    Insn div = bra(2, 4, false);
+    setBits(div, 91, 1, 1);
+    std::vector<Insn> code = {ldcR1(0), make(kLdcu, 1), div, make(kIadd, kNone, kNone, 1 << 1),
+                              exitInsn(1 << 0)};
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(code, error));
+    CHECK(error.find("BRA.DIV at offset 0x20") != std::string::npos);
+}
+
 TEST_CASE("mercury finaliser: code it cannot analyse is an error", "[mercury]") {
     std::string error;
     SECTION("branch leaving the function") {

@@ -50,6 +50,30 @@ TEST_CASE("mercury operands: loads, uniform and mixed ALU forms", "[mercury]") {
         CHECK(ops->writes == std::vector<RegisterId>{ur(10)});
         CHECK(sorted(ops->reads) == std::vector<RegisterId>{ur(10), ur(14)});
     }
+    SECTION("ATOMS.POPC.INC RZ, [R5 + UR4] (red.shared.add 1) reads R5 and UR4") {
+        auto ops = decodeOperands({0x0000000005ff7f8c, 0x000fe2000b800004});
+        REQUIRE(ops);
+        CHECK(ops->writes.empty());
+        CHECK(sorted(ops->reads) == std::vector<RegisterId>{5, ur(4)});
+        // With a destination its width is not known: not guessed.
+        CHECK_FALSE(decodeOperands({0x0000000005067f8c, 0x000fe2000b800004}));
+    }
+    SECTION("P2R R62, PR, R0, imm writes R62 and reads R0") {
+        auto ops = decodeOperands({0x0000007f003e7803, 0x000fe20000000000});
+        REQUIRE(ops);
+        CHECK(ops->writes == std::vector<RegisterId>{62});
+        CHECK(ops->reads == std::vector<RegisterId>{0});
+    }
+    SECTION("USEL UR10, UR10, UR4, UP0 and UMOV UR4, imm without bit 91") {
+        auto sel = decodeOperands({0x000000040a0a7287, 0x000fe20008000000});
+        REQUIRE(sel);
+        CHECK(sel->writes == std::vector<RegisterId>{ur(10)});
+        CHECK(sorted(sel->reads) == std::vector<RegisterId>{ur(4), ur(10)});
+        auto mov = decodeOperands({0x0000040000057882, 0x000fe20000000000});
+        REQUIRE(mov);
+        CHECK(mov->writes == std::vector<RegisterId>{ur(5)});
+        CHECK(mov->reads.empty());
+    }
     SECTION("an opcode outside the model is not guessed") {
         CHECK_FALSE(decodeOperands({0x0000000000007c10, 0}));      // 0x0c10 without bit 91
         CHECK_FALSE(decodeOperands({0x00000000ff0077ac, 0x0000000008000e00})); // LDCU, size code 7

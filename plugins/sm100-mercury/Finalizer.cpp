@@ -489,13 +489,11 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
     if (!firstUses(code, producers, use, error))
         return false;
     for (const Release &r : releases) {
-        size_t first = kNever;
-        bool anyOnLine = false;
+        size_t first = kNever; // of the producers re-derived here
         for (Slot s : *r.slots) {
             size_t touch = use.at(s / 2);
             if (touch == kPastBranch)
                 continue; // keeps ptxas's waits
-            anyOnLine = true;
             if (touch == kNever || touch < r.wait) {
                 error = "the registers of the producer at offset " + hex(s / 2 * 16) +
                         " disagree with ptxas's wait at offset " + hex(r.wait * 16);
@@ -508,7 +506,7 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             for (Slot s : *r.slots)
                 if (s != r.forced)
                     out.matesAtWait[r.forced].push_back(s);
-        if (r.barrier != b0 && anyOnLine && first != r.wait) {
+        if (r.barrier != b0 && first != kNever && first != r.wait) {
             error = "the registers disagree with ptxas's wait at offset " + hex(r.wait * 16);
             return false;
         }
@@ -567,36 +565,29 @@ Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pendi
                           const std::vector<bool> &reached, const Rederived &rd) {
     const size_t n = code.size();
     Dependencies d{UnionFind(n * 2), {}, std::vector<std::vector<Slot>>(n), {}, {}};
+    // A wait releases the producers pending on its barrier together: one
+    // group, an edge each. So does an EXIT, for the producers it finds
+    // pending and nothing waits on: ptxas put them on one barrier, and they
+    // stay one group (the read barriers of a CUB onesweep kernel's trailing
+    // stores), without an edge.
     for (size_t c = 0; c < n; ++c) {
         if (!reached[c])
             continue;
         uint32_t wait = waitMask(code[c]);
+        bool exit = opcode9(code[c]) == kExit;
         for (unsigned b = 0; b < kNumBarriers; ++b) {
-            if (!(wait >> b & 1))
+            bool waited = wait >> b & 1;
+            if (!waited && !exit)
                 continue;
             std::optional<Slot> root;
             for (Slot s : in[c][b]) {
                 if (rd.has(s))
                     continue;
-                d.edges.emplace_back(s, c);
+                if (waited)
+                    d.edges.emplace_back(s, c);
                 root = root.value_or(s);
                 d.groups.unite(*root, s);
             }
-        }
-    }
-    // Producers an EXIT finds still pending on one barrier: ptxas put them
-    // there together and nothing waits on them, so they stay one group (the
-    // read barriers of a CUB onesweep kernel's trailing stores).
-    for (size_t c = 0; c < n; ++c) {
-        if (!reached[c] || opcode9(code[c]) != kExit)
-            continue;
-        for (unsigned b = 0; b < kNumBarriers; ++b) {
-            std::optional<Slot> root;
-            for (Slot s : in[c][b])
-                if (!rd.has(s) && !(waitMask(code[c]) >> b & 1)) {
-                    root = root.value_or(s);
-                    d.groups.unite(*root, s);
-                }
         }
     }
     std::map<size_t, Slot> byConsumer;

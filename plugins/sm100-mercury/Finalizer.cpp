@@ -499,6 +499,17 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
                         " disagree with ptxas's wait at offset " + hex(r.wait * 16);
                 return false;
             }
+            // On the stack-pointer load's barrier, a producer first needed
+            // past ptxas's wait there: nvlink did not give it the free
+            // barrier culd would (CUB's radix-sort single-tile kernel on
+            // sm_100: an S2R forced onto it, first read 0xa0 after the wait,
+            // shares a group released long before its read).
+            if (r.barrier == b0 && touch > r.wait) {
+                error = "the producer at offset " + hex(s / 2 * 16) + " is first needed at offset " +
+                        hex(touch * 16) + ", past ptxas's wait at offset " + hex(r.wait * 16) +
+                        "; nvlink's barrier for it there is not understood";
+                return false;
+            }
             out.consumer[s] = touch;
             first = std::min(first, touch);
         }

@@ -554,6 +554,24 @@ TEST_CASE("mercury finaliser: a barrier shared for want of a free one is re-deri
         CHECK(error.find("the producer at offset 0x70 finds no free scoreboard barrier while the "
                          "producer at offset 0x30") != std::string::npos);
     }
+    SECTION("a producer on the R1 load's barrier first read past ptxas's wait is refused") {
+        // CUB's radix-sort single-tile kernel on sm_100: nvlink did not give
+        // such a producer the free barrier culd would, but joined it to a
+        // group released before its read; the choice is not understood.
+        std::vector<Insn> late = {
+            ldcR1(0), ldcu(4, 0),              // 1: on the R1 load's barrier
+            ldcu(5, 1),
+            uiadd3(6, 5, kUrz, 0x03),          // 3: ptxas's wait on 0 (and 1)
+            uiadd3(7, 4, kUrz),                // 4: UR4 first read
+            exitInsn(),
+        };
+        std::string error;
+        CHECK_FALSE(rewriteScoreboards(late, error));
+        CHECK(error.find("the producer at offset 0x10 is first needed at offset 0x40, past "
+                         "ptxas's wait at offset 0x30") != std::string::npos);
+        late[3] = uiadd3(6, 4, 5, 0x03); // read where ptxas waits: re-derived as before
+        CHECK(rewriteScoreboards(late, error));
+    }
     SECTION("a producer first read past a conditional EXIT is refused") {
         // nvlink joins such a producer to a live group waited on before the
         // EXIT; which one is not understood, on the R1 barrier or another.

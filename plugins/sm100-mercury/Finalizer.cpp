@@ -444,9 +444,9 @@ struct Rederived {
 // For each forced slot: the first wait on its barrier releases it with the
 // producers it shares the barrier with; all of them are re-derived. The
 // registers must agree with ptxas: none of them was needed before that
-// wait, and (unless the barrier is the R1 load's, waited on for R1) one
-// is needed right there -- otherwise the operand model is off and the link
-// is refused. A producer first touched past a branch is not re-derived:
+// wait, one is needed right there, and on the R1 load's barrier none is
+// needed later -- otherwise the operand model is off, or nvlink's choice is
+// not understood, and the link is refused. A producer first touched past a branch is not re-derived:
 // nvlink keeps ptxas's waits for it (CUB's radix-sort histogram kernel:
 // an LDCU forced onto the R1 load's barrier, first read past a loop, is
 // waited on where ptxas waited; the onesweep kernel: an LDC first read
@@ -517,7 +517,7 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             for (Slot s : *r.slots)
                 if (s != r.forced)
                     out.matesAtWait[r.forced].push_back(s);
-        if (r.barrier != b0 && first != kNever && first != r.wait) {
+        if (first != kNever && first != r.wait) {
             error = "the registers disagree with ptxas's wait at offset " + hex(r.wait * 16);
             return false;
         }

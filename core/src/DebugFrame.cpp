@@ -12,13 +12,15 @@
 //  * a function whose definition replaced an earlier weak copy (weak then
 //    strong, or a later weak copy with fewer registers): the replaced
 //    copy's FDE keeps its place and header but carries the winner's body
-//    (address range and instructions), and the winner's own entry is
+//    (address range and instructions) -- where the two copies' programs
+//    agree; elsewhere nvlink rebuilds it through the Mercury code and
+//    culd refuses --, and the winner's own entry is
 //    rebuilt from its Mercury frame: the Mercury CIE verbatim instead of
 //    its CIE, and an FDE of the location, the Mercury address range and
 //    four zero bytes (docs/nvlink-findings.md, "Blackwell"); unless the
 //    replaced copy has a stack frame: then its entry goes and the winner's
-//    stays as compiled (replacedFrameDropped). Chains of replacements are
-//    refused at resolution.
+//    stays as compiled (replacedFrameDropped, also for a copy that replaced
+//    such a copy itself).
 // Elsewhere (sm_50..sm_90) the section is linked whole and the addend is
 // applied as it is, even where it misses the CIE.
 #include "culd/DebugFrame.h"
@@ -28,6 +30,7 @@
 #include "culd/Diagnostics.h"
 #include "culd/Hex.h"
 #include "culd/Link.h"
+#include "culd/SymbolNames.h"
 
 #include <algorithm>
 #include <cstring>
@@ -161,7 +164,8 @@ public:
                         auto fn = f.functionAt.find(e.locationField);
                         if (!e.isCie && fn != f.functionAt.end() &&
                             frameRole(*file, fn->second) == FrameRole::Replacing)
-                            winners_[file->symbols[fn->second]->section] = {target, e};
+                            winners_[file->symbols[fn->second]->section] = {
+                                file.get(), fn->second, target, e};
                     }
                 }
         }
@@ -271,24 +275,53 @@ private:
     }
 
     // The replaced copy's entry: its own header (length, CIE pointer,
-    // location), then the winner's address range and instructions.
+    // location), then the winner's address range and instructions. That is
+    // what nvlink writes only where the two copies' call-frame programs
+    // agree: otherwise it maps the replaced copy's rows through the
+    // winner's Mercury code (a weak copy whose return is 6 instructions in
+    // keeps a row there inside a winner's 7-instruction program; one whose
+    // return is 4 instructions in does not, and a winner shorter than the
+    // copy can gain a row past its own return), which culd cannot see.
     std::vector<uint8_t> withWinnersBody(const InputSection &frame, const FrameEntry &e,
                                          uint32_t symbolIndex, const ObjectFile &file,
-                                         const std::string &where) const {
+                                         const std::string &where) {
+        const std::string name(file.symbols[symbolIndex]->name);
         auto winner = winners_.find(file.symbols[symbolIndex]->section);
         if (winner == winners_.end())
-            throw FatalError(where + ": the frame entry of '" +
-                             std::string(file.symbols[symbolIndex]->name) +
+            throw FatalError(where + ": the frame entry of '" + name +
                              "', whose definition was replaced, has no winning entry to take");
-        const auto &[winnerFrame, w] = winner->second;
+        const Winner &w = winner->second;
         requireWide(e, where);
-        requireWide(w, where);
+        requireWide(w.entry, where);
         const uint8_t *own = frame.bytes().data;
-        const uint8_t *theirs = winnerFrame->bytes().data;
+        const uint8_t *theirs = w.frame->bytes().data;
+        if (!sameProgram(frame, e, *w.frame, w.entry) ||
+            !sameMercuryProgram(file, symbolIndex, *w.file, w.symbolIndex))
+            throw FatalError(where + ": the frame entry of '" + demangleForMessage(name) +
+                             "', a weak copy replaced by the definition in " + w.file->name() +
+                             ", has call-frame instructions other than the winner's; nvlink "
+                             "rebuilds it on " + ctx_.target.name() +
+                             " from the Mercury code, which culd does not model");
         std::vector<uint8_t> out(own + e.begin, own + e.locationField + kAddressSize);
-        out.insert(out.end(), theirs + w.locationField + kAddressSize, theirs + w.end);
+        out.insert(out.end(), theirs + w.entry.locationField + kAddressSize, theirs + w.entry.end);
         writeLittle(out.data() + 4, out.size() - kWideHeader, 8);
         return out;
+    }
+
+    // An FDE's call-frame instructions: what follows its address range.
+    static ByteView program(const InputSection &frame, const FrameEntry &e) {
+        uint64_t from = std::min(e.locationField + 2 * kAddressSize, e.end);
+        return {frame.bytes().data + from, static_cast<size_t>(e.end - from)};
+    }
+    static bool sameProgram(const InputSection &a, const FrameEntry &ea, const InputSection &b,
+                            const FrameEntry &eb) {
+        ByteView pa = program(a, ea), pb = program(b, eb);
+        return pa.size == pb.size && std::equal(pa.data, pa.data + pa.size, pb.data);
+    }
+    bool sameMercuryProgram(const ObjectFile &a, uint32_t symbolA, const ObjectFile &b,
+                            uint32_t symbolB) {
+        MercuryEntry ma = mercuryEntry(a, symbolA), mb = mercuryEntry(b, symbolB);
+        return ma.fde && mb.fde && sameProgram(*ma.frame, *ma.fde, *mb.frame, *mb.fde);
     }
 
     // The winner's entry, from its Mercury frame: the FDE of its location
@@ -298,7 +331,29 @@ private:
                                           const std::string &where,
                                           std::vector<uint8_t> &mercuryCie) {
         requireWide(e, where);
-        const std::string name(file.symbols[symbolIndex]->name);
+        MercuryEntry m = mercuryEntry(file, symbolIndex);
+        if (!m.fde || !m.cie || m.fde->locationField + 2 * kAddressSize > m.fde->end)
+            throw FatalError(where + ": the frame entry of '" +
+                             std::string(file.symbols[symbolIndex]->name) +
+                             "', a definition that replaced an earlier weak one, is rebuilt by "
+                             "nvlink from its Mercury frame, which has no entry for it");
+        const uint8_t *bytes = m.frame->bytes().data;
+        mercuryCie.assign(bytes + m.cie->begin, bytes + m.cie->end);
+        std::vector<uint8_t> out(frame.bytes().data + e.begin,
+                                 frame.bytes().data + e.locationField + kAddressSize);
+        out.insert(out.end(), bytes + m.fde->locationField + kAddressSize,
+                   bytes + m.fde->locationField + 2 * kAddressSize);
+        out.insert(out.end(), 4, 0);
+        writeLittle(out.data() + 4, out.size() - kWideHeader, 8);
+        return out;
+    }
+
+    // A function's FDE in its file's Mercury frame, and the CIE before it.
+    struct MercuryEntry {
+        const InputSection *frame = nullptr;
+        const FrameEntry *fde = nullptr, *cie = nullptr;
+    };
+    MercuryEntry mercuryEntry(const ObjectFile &file, uint32_t symbolIndex) {
         for (const auto &[relocHeader, target] : file.mercuryRelocSections) {
             if (!target || target->name() != ".nv.merc.debug_frame")
                 continue;
@@ -310,24 +365,11 @@ private:
                     continue;
                 }
                 auto fn = merc.functionAt.find(m.locationField);
-                if (fn == merc.functionAt.end() || fn->second != symbolIndex)
-                    continue;
-                if (!cie || m.locationField + 2 * kAddressSize > m.end)
-                    break;
-                const uint8_t *bytes = target->bytes().data;
-                mercuryCie.assign(bytes + cie->begin, bytes + cie->end);
-                std::vector<uint8_t> out(frame.bytes().data + e.begin,
-                                         frame.bytes().data + e.locationField + kAddressSize);
-                out.insert(out.end(), bytes + m.locationField + kAddressSize,
-                           bytes + m.locationField + 2 * kAddressSize);
-                out.insert(out.end(), 4, 0);
-                writeLittle(out.data() + 4, out.size() - kWideHeader, 8);
-                return out;
+                if (fn != merc.functionAt.end() && fn->second == symbolIndex)
+                    return {target, &m, cie};
             }
         }
-        throw FatalError(where + ": the frame entry of '" + name +
-                         "', a definition that replaced an earlier weak one, is rebuilt by "
-                         "nvlink from its Mercury frame, which has no entry for it");
+        return {};
     }
 
     // A frame section read once: files with replaced definitions are read
@@ -360,9 +402,15 @@ private:
     Context &ctx_;
     std::unordered_map<const InputSection *, FrameSection> parsed_;
     std::unordered_map<const InputSection *, const ElfSection *> relocsOf_;
-    // A replacing definition's code -> its frame section and entry.
-    std::unordered_map<const InputSection *, std::pair<const InputSection *, FrameEntry>>
-        winners_;
+    // A replacing definition's code -> its file, symbol, frame section and
+    // entry.
+    struct Winner {
+        const ObjectFile *file;
+        uint32_t symbolIndex;
+        const InputSection *frame;
+        FrameEntry entry;
+    };
+    std::unordered_map<const InputSection *, Winner> winners_;
 };
 
 } // namespace

@@ -24,6 +24,7 @@
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
+#include "culd/SymbolNames.h"
 
 #include <map>
 #include <unordered_map>
@@ -40,6 +41,7 @@ public:
     explicit FunctionBankLayout(Context &ctx) : ctx_(ctx) {}
 
     void run() {
+        refuseLostCopyBanks();
         collectSections();
         if (sections_.empty())
             return;
@@ -52,6 +54,26 @@ public:
     }
 
 private:
+    // A weak copy that lost to an earlier definition takes its constant
+    // bank along on sm_90+. nvlink 13.0 up to sm_89 keeps it as long as the
+    // copy it lost to stays (a later definition replacing that one takes
+    // both banks along): after the winner's bank in the kernels that reach
+    // the function when the winner has one, else as a section of its own.
+    void refuseLostCopyBanks() const {
+        if (ctx_.target.lostCopyBanksDropped())
+            return;
+        for (auto &file : ctx_.files)
+            for (const InputSection *s : file->sections)
+                if (s && s->kind == SectionKind::ConstantEntry && s->owner &&
+                    !s->owner->isEntry() && s->text && s->text->lostToEarlier &&
+                    s->text->lostTo && s->text->lostTo->live)
+                    throw FatalError(file->name() + ": section '" + std::string(s->name()) +
+                                     "', the constant bank of a weak copy of '" +
+                                     demangleForMessage(s->owner->name) +
+                                     "' that lost to an earlier definition, is kept by nvlink on " +
+                                     ctx_.target.name() + " in a way culd does not model");
+    }
+
     // Live device functions' per-function constant sections, in input order.
     void collectSections() {
         for (auto &file : ctx_.files)

@@ -177,11 +177,13 @@ void discard(InputSection *section) {
         section->live = false;
 }
 
-// A new definition that loses to the one already there.
-void discardLoser(InputSection *section) {
+// A new definition that loses to the one already there (`winner`).
+void discardLoser(InputSection *section, InputSection *winner) {
     discard(section);
-    if (section && section->kind == SectionKind::Text)
+    if (section && section->kind == SectionKind::Text) {
         section->lostToEarlier = true;
+        section->lostTo = winner;
+    }
 }
 
 constexpr uint8_t kMemorySpaceBits = STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT;
@@ -223,7 +225,7 @@ public:
         if (!oldWeak && newWeak) {
             if (section && es.type() != STT_FUNC)
                 ++section->supersededDefinitions;
-            return discardLoser(section);
+            return discardLoser(section, s->section);
         }
         resolveWeakPair(*s, es, file, section);
     }
@@ -297,21 +299,17 @@ private:
     }
 
     void replace(Symbol &s, const ElfSymbol &es, ObjectFile &file, InputSection *section) {
-        // A third definition replacing a weak copy that replaced an earlier
-        // one: nvlink 13.0's sm_90+ frames of such a chain are not modelled
-        // (corpus case 111-weak-replaced-chain).
-        if (ctx_.target.replacedFramesDropped() && s.section && s.section->replacedCopy)
-            throw FatalError(file.name() + ": function '" + demangleForMessage(es.name) +
-                             "' replaces a weak definition that replaced an earlier one; how "
-                             "nvlink describes the frames of such a chain on " +
-                             ctx_.target.name() + " is not modelled");
         discard(s.section);
         if (section && section->kind == SectionKind::Text && s.section &&
             s.section->kind == SectionKind::Text) {
             section->replacedCopy = s.section;
             s.section->replacedLater = true;
+            // A copy that replaced one with a stack frame counts as one with a
+            // frame (nvlink 13.0 on sm_90+: 111-weak-replaced-chain).
             s.section->replacedFrameDropped =
-                ctx_.target.replacedFramesDropped() && hasStackFrame(*s.section);
+                ctx_.target.replacedFramesDropped() &&
+                (hasStackFrame(*s.section) ||
+                 (s.section->replacedCopy && s.section->replacedCopy->replacedFrameDropped));
         }
         bool addressTaken = s.other & 0x08;
         fill(s, es, file, section);
@@ -341,7 +339,7 @@ private:
         if (newRegs < oldRegs)
             replace(s, es, file, section);
         else
-            discardLoser(section);
+            discardLoser(section, s.section);
     }
 
     // Parsed once per file: weak conflicts can be many (one per template

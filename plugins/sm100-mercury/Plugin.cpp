@@ -42,12 +42,14 @@ culd_arch_info blackwell(uint32_t sm) {
     // rebuilt entry by entry, no .nv.resolvedrela sections under
     // --preserve-relocs, and shared windows holding only the reservation
     // (the module's kept for extern arrays among them) left unnamed; the
-    // frame of a replaced weak copy with a stack frame dropped.
+    // frame of a replaced weak copy with a stack frame dropped, and so is the
+    // constant bank of a weak copy that lost.
     a.flags = CULD_ARCH_F_MERCURY | CULD_ARCH_F_CONST0_AFTER_DATA | CULD_ARCH_F_COMPAT |
               CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL | CULD_ARCH_F_LINKER_SYMBOLS_CUDA_OBJECT |
               CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST | CULD_ARCH_F_FRAME_BY_ENTRY |
               CULD_ARCH_F_NO_RESOLVED_RELOCS | CULD_ARCH_F_MODULE_SHARED_RESERVED |
-              CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED | CULD_ARCH_F_REPLACED_FRAMES_DROPPED;
+              CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED | CULD_ARCH_F_REPLACED_FRAMES_DROPPED |
+              CULD_ARCH_F_LOST_COPY_BANKS_DROPPED;
     a.phdr_layout = CULD_PHDR_SPLIT;
     a.num_info_tail_codes = sizeof kInfoTailCodes / sizeof kInfoTailCodes[0];
     a.info_tail_codes = kInfoTailCodes;

@@ -104,13 +104,14 @@ struct InputSection {
     // Code of a definition that lost to an earlier one at resolution (a
     // later winner does not change that).
     bool lostToEarlier = false;
+    InputSection *lostTo = nullptr; // the code it lost to
     // Code of a definition that replaced an earlier one at resolution: the
     // weak copy read before it; and code that a later definition replaced.
     InputSection *replacedCopy = nullptr;
     bool replacedLater = false;
     // A replaced copy whose frame nvlink drops with its other descriptions
-    // (CULD_ARCH_F_REPLACED_FRAMES_DROPPED and a stack frame; set at
-    // resolution, see descriptionDropped).
+    // (CULD_ARCH_F_REPLACED_FRAMES_DROPPED and a stack frame, or it replaced
+    // such a copy itself; set at resolution, see descriptionDropped).
     bool replacedFrameDropped = false;
     // False when dead-code elimination found no root reaching it, also in a
     // debug link, which keeps such code but still excuses its undefined

@@ -140,7 +140,8 @@ bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex, const
 // line-table entries): a copy that lost to an earlier definition, and on
 // targets with CULD_ARCH_F_REPLACED_FRAMES_DROPPED a function's copy with a
 // stack frame that a later definition replaced (corpus case
-// 110-weak-replaced-with-frame).
+// 110-weak-replaced-with-frame), or one that had replaced such a copy
+// (111-weak-replaced-chain).
 bool descriptionDropped(const ObjectFile &file, uint32_t symbolIndex, const Symbol &sym);
 
 // A function's code has a stack frame: EIATTR_FRAME_SIZE of its symbol in

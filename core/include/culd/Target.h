@@ -61,6 +61,9 @@ public:
     bool replacedFramesDropped() const {
         return arch_.flags & CULD_ARCH_F_REPLACED_FRAMES_DROPPED;
     }
+    bool lostCopyBanksDropped() const {
+        return arch_.flags & CULD_ARCH_F_LOST_COPY_BANKS_DROPPED;
+    }
     bool linksFrameByEntry() const { return arch_.flags & CULD_ARCH_F_FRAME_BY_ENTRY; }
     // Whether .nv.info.<f> records of this code follow the reversed others.
     bool isInfoTailCode(uint32_t code) const;

@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 6u
+#define CULD_PLUGIN_ABI_MINOR 7u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -223,7 +223,12 @@ enum {
     /* A function's copy with a stack frame that a later definition replaced
      * counts as one that lost: what describes it (its .debug_frame entry
      * and that entry's relocations) goes. ABI 2.6. */
-    CULD_ARCH_F_REPLACED_FRAMES_DROPPED = 1u << 13
+    CULD_ARCH_F_REPLACED_FRAMES_DROPPED = 1u << 13,
+    /* The per-function constant bank (.nv.constant2.<f>) of a weak copy
+     * that lost to an earlier definition goes with its code. Without it,
+     * the core refuses such a copy (nvlink up to sm_89 keeps the bank
+     * somewhere the core does not model). ABI 2.7. */
+    CULD_ARCH_F_LOST_COPY_BANKS_DROPPED = 1u << 14
 };
 
 /* Program headers of an executable (non -r) output. */

@@ -59,6 +59,8 @@ private:
     // copy it lost to stays (a later definition replacing that one takes
     // both banks along): after the winner's bank in the kernels that reach
     // the function when the winner has one, else as a section of its own.
+    // The copy it lost to stays when the final definition comes from an
+    // earlier input: only a later one can have replaced it.
     void refuseLostCopyBanks() const {
         if (ctx_.target.lostCopyBanksDropped())
             return;
@@ -66,7 +68,7 @@ private:
             for (const InputSection *s : file->sections)
                 if (s && s->kind == SectionKind::ConstantEntry && s->owner &&
                     !s->owner->isEntry() && s->text && s->text->lostToEarlier &&
-                    s->text->lostTo && s->text->lostTo->live)
+                    s->owner->file && s->owner->file->order() < file->order())
                     throw FatalError(file->name() + ": section '" + std::string(s->name()) +
                                      "', the constant bank of a weak copy of '" +
                                      demangleForMessage(s->owner->name) +

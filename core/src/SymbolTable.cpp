@@ -177,13 +177,11 @@ void discard(InputSection *section) {
         section->live = false;
 }
 
-// A new definition that loses to the one already there (`winner`).
-void discardLoser(InputSection *section, InputSection *winner) {
+// A new definition that loses to the one already there.
+void discardLoser(InputSection *section) {
     discard(section);
-    if (section && section->kind == SectionKind::Text) {
+    if (section && section->kind == SectionKind::Text)
         section->lostToEarlier = true;
-        section->lostTo = winner;
-    }
 }
 
 constexpr uint8_t kMemorySpaceBits = STO_CUDA_GLOBAL | STO_CUDA_SHARED | STO_CUDA_CONSTANT;
@@ -225,7 +223,7 @@ public:
         if (!oldWeak && newWeak) {
             if (section && es.type() != STT_FUNC)
                 ++section->supersededDefinitions;
-            return discardLoser(section, s->section);
+            return discardLoser(section);
         }
         resolveWeakPair(*s, es, file, section);
     }
@@ -339,7 +337,7 @@ private:
         if (newRegs < oldRegs)
             replace(s, es, file, section);
         else
-            discardLoser(section, s.section);
+            discardLoser(section);
     }
 
     // Parsed once per file: weak conflicts can be many (one per template

@@ -104,7 +104,6 @@ struct InputSection {
     // Code of a definition that lost to an earlier one at resolution (a
     // later winner does not change that).
     bool lostToEarlier = false;
-    InputSection *lostTo = nullptr; // the code it lost to
     // Code of a definition that replaced an earlier one at resolution: the
     // weak copy read before it; and code that a later definition replaced.
     InputSection *replacedCopy = nullptr;

@@ -45,6 +45,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -438,15 +439,19 @@ struct Rederived {
     // A forced slot needed right where ptxas waits for it: what ptxas
     // released with it there.
     std::map<Slot, std::vector<Slot>> matesAtWait;
+    // Producers on the R1 load's barrier first needed past ptxas's wait
+    // there, behind a producer of the same release needed at the wait.
+    std::set<Slot> lateBehindMate;
     bool has(Slot s) const { return consumer.count(s) != 0; }
 };
 
 // For each forced slot: the first wait on its barrier releases it with the
 // producers it shares the barrier with; all of them are re-derived. The
 // registers must agree with ptxas: none of them was needed before that
-// wait, one is needed right there, and on the R1 load's barrier none is
-// needed later -- otherwise the operand model is off, or nvlink's choice is
-// not understood, and the link is refused. A producer first touched past a branch is not re-derived:
+// wait and one is needed right there -- otherwise the operand model is off
+// and the link is refused. On the R1 load's barrier one needed later is
+// followed only next to one needed at the wait (see the comment inside).
+// A producer first touched past a branch is not re-derived:
 // nvlink keeps ptxas's waits for it (CUB's radix-sort histogram kernel:
 // an LDCU forced onto the R1 load's barrier, first read past a loop, is
 // waited on where ptxas waited; the onesweep kernel: an LDC first read
@@ -500,15 +505,25 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
                 return false;
             }
             // On the stack-pointer load's barrier, a producer first needed
-            // past ptxas's wait there: nvlink did not give it the free
-            // barrier culd would (CUB's radix-sort single-tile kernel on
-            // sm_100: an S2R forced onto it, first read 0xa0 after the wait,
-            // shares a group released long before its read).
+            // past ptxas's wait there. Ahead of a producer of its release
+            // needed at the wait, it is coloured first and that one joins
+            // it (the mate rule); behind one, it is coloured on its own
+            // (the colouring loop); with neither, nvlink's choice is not
+            // known.
             if (r.barrier == b0 && touch > r.wait) {
-                error = "the producer at offset " + hex(s / 2 * 16) + " is first needed at offset " +
-                        hex(touch * 16) + ", past ptxas's wait at offset " + hex(r.wait * 16) +
-                        "; nvlink's barrier for it there is not understood";
-                return false;
+                bool behind = false, ahead = false;
+                for (Slot t : *r.slots)
+                    if (use.at(t / 2) == r.wait)
+                        (t < s ? behind : ahead) = true;
+                if (behind) {
+                    out.lateBehindMate.insert(s);
+                } else if (!ahead) {
+                    error = "the producer at offset " + hex(s / 2 * 16) +
+                            " is first needed at offset " + hex(touch * 16) +
+                            ", past ptxas's wait at offset " + hex(r.wait * 16) +
+                            "; nvlink's barrier for it there is not understood";
+                    return false;
+                }
             }
             out.consumer[s] = touch;
             first = std::min(first, touch);
@@ -667,30 +682,38 @@ uint32_t latestReleasedColour(Dependencies &deps, const std::unordered_map<Slot,
 
 // A forced group joining a live one, when the forced producer is needed
 // right where ptxas waited for it: where a producer ptxas released with it
-// there is live on another barrier, nvlink joined that producer's group
-// instead (a generated sm_120 kernel: an LDC forced onto an LDCU's barrier,
-// the LDC needed at 0x130 where ptxas waits, the LDCU first read at 0x140,
-// share the LDCU's barrier, not the latest one waited on by 0x130). One
-// kernel is not a rule, so such a choice is refused rather than followed.
-bool joinsItsMates(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
-                   const Rederived &rd, Slot group, size_t at, uint32_t pick, std::string &error) {
+// there is live on another barrier, nvlink joins that producer's group, not
+// the latest one waited on by then (a generated sm_120 kernel: an LDC forced
+// onto an LDCU's barrier, the LDC needed at 0x130 where ptxas waits, the
+// LDCU first read at 0x140, share the LDCU's barrier; 208 variants of
+// libcudadevrt's memcpy_3d_device on sm_100 and sm_120: two loads on the R1
+// load's barrier, the one read later takes the free barrier and the one read
+// at ptxas's wait joins it). Mates live on two other barriers are refused:
+// which one nvlink picks is not known.
+bool joinMates(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+               const Rederived &rd, Slot group, size_t at, uint32_t &pick, std::string &error) {
     const std::vector<Slot> &live = deps.liveAt[at];
+    std::optional<uint32_t> matesColour;
     for (const auto &[forced, mates] : rd.matesAtWait) {
         if (deps.groups.find(forced) != group)
             continue;
         for (Slot m : mates) {
             Slot h = deps.groups.find(m);
             auto it = colour.find(h);
-            if (h == group || it == colour.end() || it->second == pick ||
+            if (h == group || it == colour.end() ||
                 std::find(live.begin(), live.end(), h) == live.end())
                 continue;
-            error = "the producer at offset " + hex(forced / 2 * 16) +
-                    " finds no free scoreboard barrier while the producer at offset " +
-                    hex(m / 2 * 16) + " ptxas released it with is live on another; "
-                    "nvlink's choice there is not understood";
-            return false;
+            if (matesColour && *matesColour != it->second) {
+                error = "the producer at offset " + hex(forced / 2 * 16) +
+                        " finds no free scoreboard barrier while the producers ptxas released "
+                        "it with are live on two others; nvlink's choice there is not known";
+                return false;
+            }
+            matesColour = it->second;
         }
     }
+    if (matesColour)
+        pick = *matesColour;
     return true;
 }
 
@@ -750,6 +773,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     std::unordered_set<Slot> hasForced;
     for (Slot s : rd.forced)
         hasForced.insert(groups.find(s));
+    std::unordered_set<Slot> lateBehindMate;
+    for (Slot s : rd.lateBehindMate)
+        lateBehindMate.insert(groups.find(s));
 
     // Colour the groups in program order of their first slot.
     std::unordered_map<Slot, uint32_t> colour;
@@ -793,11 +819,21 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 while (pick < kNumBarriers && (taken >> pick & 1))
                     ++pick;
             }
+            // A late producer behind a mate needed at ptxas's wait, with a
+            // barrier free: nvlink did not take it (CUB's radix-sort
+            // single-tile kernel on sm_100: an S2R first read 0xa0 past the
+            // wait joined a group released long before its read).
+            if (lateBehindMate.count(g) && pick < kNumBarriers) {
+                error = "the producer at offset " + hex(g / 2 * 16) +
+                        " is first needed past ptxas's wait on the stack-pointer load's barrier, "
+                        "with a barrier free; nvlink's barrier for it there is not understood";
+                return false;
+            }
             if (pick == kNumBarriers && hasForced.count(g)) {
                 pick = latestReleasedColour(deps, colour, g, i + 1);
-                sharing = sharing || pick < kNumBarriers;
-                if (!joinsItsMates(deps, colour, rd, g, i + 1, pick, error))
+                if (!joinMates(deps, colour, rd, g, i + 1, pick, error))
                     return false;
+                sharing = sharing || pick < kNumBarriers;
             }
             if (pick == kNumBarriers) {
                 error = "more than 6 scoreboard barriers live at offset " +

@@ -45,7 +45,6 @@
 #include <cstring>
 #include <map>
 #include <optional>
-#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -441,7 +440,7 @@ struct Rederived {
     std::map<Slot, std::vector<Slot>> matesAtWait;
     // Producers on the R1 load's barrier first needed past ptxas's wait
     // there, behind a producer of the same release needed at the wait.
-    std::set<Slot> lateBehindMate;
+    std::vector<Slot> lateBehindMate;
     bool has(Slot s) const { return consumer.count(s) != 0; }
 };
 
@@ -495,6 +494,10 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
         return false;
     for (const Release &r : releases) {
         size_t first = kNever; // of the producers re-derived here
+        std::optional<Slot> firstAtWait; // in program order
+        for (Slot s : *r.slots)
+            if (use.at(s / 2) == r.wait && !firstAtWait)
+                firstAtWait = s;
         for (Slot s : *r.slots) {
             size_t touch = use.at(s / 2);
             if (touch == kPastBranch)
@@ -511,19 +514,15 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             // (the colouring loop); with neither, nvlink's choice is not
             // known.
             if (r.barrier == b0 && touch > r.wait) {
-                bool behind = false, ahead = false;
-                for (Slot t : *r.slots)
-                    if (use.at(t / 2) == r.wait)
-                        (t < s ? behind : ahead) = true;
-                if (behind) {
-                    out.lateBehindMate.insert(s);
-                } else if (!ahead) {
+                if (!firstAtWait) {
                     error = "the producer at offset " + hex(s / 2 * 16) +
                             " is first needed at offset " + hex(touch * 16) +
                             ", past ptxas's wait at offset " + hex(r.wait * 16) +
                             "; nvlink's barrier for it there is not understood";
                     return false;
                 }
+                if (*firstAtWait < s)
+                    out.lateBehindMate.push_back(s);
             }
             out.consumer[s] = touch;
             first = std::min(first, touch);
@@ -770,12 +769,14 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
 
     Dependencies deps = dependencies(code, in, reached, rd);
     auto &[groups, edges, liveAt, liveRange, firstConsumer] = deps;
-    std::unordered_set<Slot> hasForced;
-    for (Slot s : rd.forced)
-        hasForced.insert(groups.find(s));
-    std::unordered_set<Slot> lateBehindMate;
-    for (Slot s : rd.lateBehindMate)
-        lateBehindMate.insert(groups.find(s));
+    auto groupsOf = [&groups = groups](const std::vector<Slot> &slots) {
+        std::unordered_set<Slot> roots;
+        for (Slot s : slots)
+            roots.insert(groups.find(s));
+        return roots;
+    };
+    const std::unordered_set<Slot> hasForced = groupsOf(rd.forced);
+    const std::unordered_set<Slot> lateBehindMate = groupsOf(rd.lateBehindMate);
 
     // Colour the groups in program order of their first slot.
     std::unordered_map<Slot, uint32_t> colour;

@@ -470,6 +470,26 @@ std::vector<Insn> twoForcedLoads(bool ur7Last) {
     return code;
 }
 
+// UR4-UR8 on barriers 1-5, then UR9 and UR10 both on the R1 load's barrier:
+// UR9 is read where ptxas waits on it (13), UR10 later (14). `lateFirst`
+// puts UR10's load ahead of UR9's.
+std::vector<Insn> twoLoadsOnR1Barrier(bool lateFirst) {
+    return {
+        ldcR1(0),
+        ldcu(4, 1), ldcu(5, 2), ldcu(6, 3), ldcu(7, 4), ldcu(8, 5), // 1-5
+        ldcu(lateFirst ? 10 : 9, 0),     // 6
+        ldcu(lateFirst ? 9 : 10, 0),     // 7
+        uiadd3(20, 4, kUrz, 0x02),       // 8
+        uiadd3(21, 5, kUrz, 0x04),       // 9
+        uiadd3(22, 6, kUrz, 0x08),       // 10
+        uiadd3(23, 7, kUrz, 0x10),       // 11
+        uiadd3(24, 8, kUrz, 0x20),       // 12
+        uiadd3(25, 9, kUrz, 0x01),       // 13: UR9 read at ptxas's wait
+        uiadd3(26, 10, kUrz),            // 14: UR10 read later
+        exitInsn(),                      // 15
+    };
+}
+
 TEST_CASE("mercury finaliser: a barrier shared for want of a free one is re-derived from "
           "the registers",
           "[mercury]") {
@@ -580,22 +600,8 @@ TEST_CASE("mercury finaliser: a barrier shared for want of a free one is re-deri
         // barrier the R1 load frees, released at ptxas's wait; the later
         // read waits on nothing. `lateFirst` puts the late one ahead.
         for (bool lateFirst : {true, false}) {
-            std::vector<Insn> pair = {
-                ldcR1(0),
-                ldcu(4, 1), ldcu(5, 2), ldcu(6, 3), ldcu(7, 4), ldcu(8, 5), // 1-5
-                ldcu(lateFirst ? 10 : 9, 0),     // 6
-                ldcu(lateFirst ? 9 : 10, 0),     // 7
-                uiadd3(20, 4, kUrz, 0x02),       // 8
-                uiadd3(21, 5, kUrz, 0x04),       // 9
-                uiadd3(22, 6, kUrz, 0x08),       // 10
-                uiadd3(23, 7, kUrz, 0x10),       // 11
-                uiadd3(24, 8, kUrz, 0x20),       // 12
-                uiadd3(25, 9, kUrz, 0x01),       // 13: UR9 read at ptxas's wait
-                uiadd3(26, 10, kUrz),            // 14: UR10 read later
-                exitInsn(),                      // 15
-            };
             CAPTURE(lateFirst);
-            out = rewritten(pair);
+            out = rewritten(twoLoadsOnR1Barrier(lateFirst));
             CHECK(wbar(out[6]) == 5);
             CHECK(wbar(out[7]) == 5);
             CHECK(waits(out[12]) == 1u << 4);
@@ -607,19 +613,10 @@ TEST_CASE("mercury finaliser: a barrier shared for want of a free one is re-deri
         // CUB's radix-sort single-tile kernel on sm_100: nvlink did not give
         // such a producer (an S2R) the free barrier but joined it to a group
         // released long before its read; the choice is not understood.
-        std::vector<Insn> late = {
-            ldcR1(0),
-            ldcu(4, 1), ldcu(5, 2), ldcu(6, 3), ldcu(7, 4), // 1-4
-            ldcu(9, 0),                      // 5: read at ptxas's wait
-            ldcu(10, 0),                     // 6: read later
-            uiadd3(20, 4, kUrz, 0x02),       // 7
-            uiadd3(21, 5, kUrz, 0x04),       // 8
-            uiadd3(22, 6, kUrz, 0x08),       // 9
-            uiadd3(23, 7, kUrz, 0x10),       // 10
-            uiadd3(25, 9, kUrz, 0x01),       // 11
-            uiadd3(26, 10, kUrz),            // 12
-            exitInsn(),                      // 13
-        };
+        // Without UR8 (on 5) and its read, barrier 5 is free for UR10.
+        std::vector<Insn> late = twoLoadsOnR1Barrier(false);
+        late.erase(late.begin() + 12);
+        late.erase(late.begin() + 5); // UR9 at 5, UR10 at 6 (0x60)
         std::string error;
         CHECK_FALSE(rewriteScoreboards(late, error));
         CHECK(error.find("the producer at offset 0x60 is first needed past ptxas's wait on the "

@@ -79,16 +79,27 @@ std::string shellQuote(const std::string &s) {
     return q + "'";
 }
 
-// A scratch directory of this test process.
-fs::path scratch() {
-    static fs::path dir = [] {
+// A scratch directory of this test process, removed when the process ends.
+struct ScratchDir {
+    fs::path path;
+    ScratchDir() {
         std::string tmpl = (fs::temp_directory_path() / "culd-library-test-XXXXXX").string();
         std::vector<char> buf(tmpl.begin(), tmpl.end());
         buf.push_back('\0');
-        REQUIRE(mkdtemp(buf.data()));
-        return fs::path(buf.data());
-    }();
-    return dir;
+        if (mkdtemp(buf.data()))
+            path = buf.data();
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        if (!path.empty())
+            fs::remove_all(path, ec);
+    }
+};
+
+fs::path scratch() {
+    static ScratchDir dir;
+    REQUIRE(!dir.path.empty());
+    return dir.path;
 }
 
 // What the culd command makes of a case.

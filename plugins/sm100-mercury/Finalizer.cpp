@@ -435,9 +435,10 @@ bool firstUses(const std::vector<Insn> &code,
 struct Rederived {
     std::map<Slot, size_t> consumer;
     std::vector<Slot> forced;
-    // A forced slot needed right where ptxas waits for it: what ptxas
-    // released with it there.
-    std::map<Slot, std::vector<Slot>> matesAtWait;
+    // Forced slots needed right where ptxas waits for them.
+    std::unordered_set<Slot> neededAtWait;
+    // A forced slot on the R1 load's barrier: what ptxas released with it.
+    std::map<Slot, std::vector<Slot>> r1Mates;
     // Producers on the R1 load's barrier first needed past ptxas's wait
     // there, behind a producer of the same release needed at the wait.
     std::vector<Slot> lateBehindMate;
@@ -528,9 +529,11 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             first = std::min(first, touch);
         }
         if (out.has(r.forced) && out.consumer.at(r.forced) == r.wait)
+            out.neededAtWait.insert(r.forced);
+        if (r.barrier == b0)
             for (Slot s : *r.slots)
                 if (s != r.forced)
-                    out.matesAtWait[r.forced].push_back(s);
+                    out.r1Mates[r.forced].push_back(s);
         if (first != kNever && first != r.wait) {
             error = "the registers disagree with ptxas's wait at offset " + hex(r.wait * 16);
             return false;
@@ -652,48 +655,60 @@ Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pendi
     return d;
 }
 
-// With no barrier free, a forced producer's group joins the live group
-// whose wait comes last without coming after the forced group's own first
-// wait (nvlink, measured on generated sets: 2 of 2 choices between waits at
-// 0x120 and 0x130 went to 0x130; two forced loads needed at 0x190 and 0x1c0,
-// with another group waited on at 0x1d0, share the barrier waited on at
-// 0x190). Ties go to the lower index. kNumBarriers when there is none.
-uint32_t latestReleasedColour(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
-                              Slot group, size_t at) {
-    auto own = deps.firstConsumer.find(group);
-    if (own == deps.firstConsumer.end())
-        return kNumBarriers;
-    uint32_t pick = kNumBarriers;
-    size_t latest = 0;
+// Where each barrier is next waited on, seen from `at`: groups sharing a
+// barrier are all released by its first wait, so a barrier's release is
+// the earliest first consumer of the live groups on it (kNever: none
+// live). `rederived`: whether one of them is a re-derived producer's.
+struct BarrierReleases {
+    std::array<size_t, kNumBarriers> wait;
+    std::array<bool, kNumBarriers> rederived{};
+};
+
+BarrierReleases barrierReleases(const Dependencies &deps,
+                                const std::unordered_map<Slot, uint32_t> &colour,
+                                const std::unordered_set<Slot> &rederivedGroups, Slot group,
+                                size_t at) {
+    BarrierReleases r;
+    r.wait.fill(kNever);
     for (Slot h : deps.liveAt[at]) {
         auto it = colour.find(h);
         auto consumer = deps.firstConsumer.find(h);
-        if (h == group || it == colour.end() || consumer == deps.firstConsumer.end() ||
-            consumer->second > own->second)
+        if (h == group || it == colour.end() || consumer == deps.firstConsumer.end())
             continue;
-        if (consumer->second > latest || (consumer->second == latest && it->second < pick)) {
-            latest = consumer->second;
-            pick = it->second;
-        }
+        r.wait[it->second] = std::min(r.wait[it->second], consumer->second);
+        r.rederived[it->second] = r.rederived[it->second] || rederivedGroups.count(h) != 0;
     }
-    return pick;
+    return r;
 }
 
-// A forced group joining a live one, when the forced producer is needed
-// right where ptxas waited for it: where a producer ptxas released with it
-// there is live on another barrier, nvlink joins that producer's group, not
-// the latest one waited on by then (a generated sm_120 kernel: an LDC forced
-// onto an LDCU's barrier, the LDC needed at 0x130 where ptxas waits, the
-// LDCU first read at 0x140, share the LDCU's barrier; 208 variants of
-// libcudadevrt's memcpy_3d_device on sm_100 and sm_120: two loads on the R1
-// load's barrier, the one read later takes the free barrier and the one read
-// at ptxas's wait joins it). Mates live on two other barriers are refused:
-// which one nvlink picks is not known.
-bool joinMates(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
-               const Rederived &rd, Slot group, size_t at, uint32_t &pick, std::string &error) {
+// The barrier a forced group joins when none is free (nvlink, measured on
+// generated sets; kNumBarriers when there is no candidate):
+//  1. On the R1 load's barrier, the barrier of a live producer ptxas
+//     released with it there: nvlink gives them the same one (two or three
+//     loads on that barrier, read at ptxas's wait or later, variants of
+//     libcudadevrt's memcpy_3d_device). Two such barriers are refused.
+//  2. Needed right where ptxas waits for it: the lowest barrier holding a
+//     re-derived group that is next waited on after that point, which one
+//     wait there then releases early (an LDC forced onto an LDCU's barrier
+//     and needed at 0x130 joined the LDCU read at 0x140; with IMAD.HI in
+//     the bounds check, an LDC needed at 0x130 joined an LDCU read at 0x1e0
+//     on barrier 1, not the one ptxas released it with, read at 0x210 on 3).
+//  3. Otherwise the barrier released last without coming after its own
+//     first consumer (2 of 2 choices between waits at 0x120 and 0x130 went
+//     to 0x130; two forced loads needed at 0x190 and 0x1c0, with another
+//     group waited on at 0x1d0, share the barrier waited on at 0x190).
+bool joinedBarrier(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+                   const Rederived &rd, const std::unordered_set<Slot> &rederivedGroups,
+                   Slot group, size_t at, uint32_t &pick, std::string &error) {
+    pick = kNumBarriers;
+    auto own = deps.firstConsumer.find(group);
+    if (own == deps.firstConsumer.end())
+        return true;
     const std::vector<Slot> &live = deps.liveAt[at];
-    std::optional<uint32_t> matesColour;
-    for (const auto &[forced, mates] : rd.matesAtWait) {
+    bool neededAtWait = false;
+    for (Slot forced : rd.neededAtWait)
+        neededAtWait = neededAtWait || deps.groups.find(forced) == group;
+    for (const auto &[forced, mates] : rd.r1Mates) {
         if (deps.groups.find(forced) != group)
             continue;
         for (Slot m : mates) {
@@ -702,18 +717,77 @@ bool joinMates(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &col
             if (h == group || it == colour.end() ||
                 std::find(live.begin(), live.end(), h) == live.end())
                 continue;
-            if (matesColour && *matesColour != it->second) {
+            if (pick != kNumBarriers && pick != it->second) {
                 error = "the producer at offset " + hex(forced / 2 * 16) +
                         " finds no free scoreboard barrier while the producers ptxas released "
                         "it with are live on two others; nvlink's choice there is not known";
                 return false;
             }
-            matesColour = it->second;
+            pick = it->second;
         }
     }
-    if (matesColour)
-        pick = *matesColour;
+    if (pick != kNumBarriers)
+        return true;
+    BarrierReleases rel = barrierReleases(deps, colour, rederivedGroups, group, at);
+    if (neededAtWait) {
+        uint32_t earliest = kNumBarriers;
+        for (uint32_t c = 0; c < kNumBarriers; ++c) {
+            if (!rel.rederived[c] || rel.wait[c] == kNever || rel.wait[c] <= own->second)
+                continue;
+            pick = std::min(pick, c);
+            if (earliest == kNumBarriers || rel.wait[c] < rel.wait[earliest])
+                earliest = c;
+        }
+        // Where the lowest such barrier is not the one released first,
+        // nvlink took the lowest in 11 generated kernels and the other in 1:
+        // refused.
+        if (pick != earliest) {
+            error = "the producer at offset " + hex(group / 2 * 16) +
+                    " finds no free scoreboard barrier, and of the barriers it could share the "
+                    "lowest is not the one released first; nvlink's choice there is not known";
+            return false;
+        }
+        if (pick != kNumBarriers)
+            return true;
+    }
+    size_t latest = 0;
+    for (uint32_t c = 0; c < kNumBarriers; ++c)
+        if (rel.wait[c] != kNever && rel.wait[c] <= own->second && rel.wait[c] > latest) {
+            latest = rel.wait[c];
+            pick = c;
+        }
     return true;
+}
+
+// After a join, one wait releases every group on the barrier: none of them
+// stays live past the first of their consumers, and a later group may take
+// the barrier from there (a generated kernel: an S2R at 0x140 takes barrier
+// 1, freed at 0x110 by the wait of an LDC that joined an LDCU read at 0x160).
+void releaseTogether(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+                     uint32_t barrier, size_t at) {
+    size_t release = kNever;
+    std::vector<Slot> sharers;
+    for (Slot h : deps.liveAt[at]) {
+        auto it = colour.find(h);
+        auto consumer = deps.firstConsumer.find(h);
+        if (it == colour.end() || it->second != barrier || consumer == deps.firstConsumer.end())
+            continue;
+        sharers.push_back(h);
+        release = std::min(release, consumer->second);
+    }
+    if (sharers.size() < 2)
+        return;
+    for (Slot h : sharers) {
+        std::vector<size_t> &range = deps.liveRange[h];
+        for (size_t i : range)
+            if (i > release) {
+                std::vector<Slot> &v = deps.liveAt[i];
+                v.erase(std::remove(v.begin(), v.end(), h), v.end());
+            }
+        range.erase(std::remove_if(range.begin(), range.end(),
+                                   [&](size_t i) { return i > release; }),
+                    range.end());
+    }
 }
 
 // BRA.DIV (0x1947): CUB's warp scans branch to a fallback path when the
@@ -777,6 +851,10 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     };
     const std::unordered_set<Slot> hasForced = groupsOf(rd.forced);
     const std::unordered_set<Slot> lateBehindMate = groupsOf(rd.lateBehindMate);
+    std::vector<Slot> rederivedSlots;
+    for (const auto &entry : rd.consumer)
+        rederivedSlots.push_back(entry.first);
+    const std::unordered_set<Slot> rederivedGroups = groupsOf(rederivedSlots);
 
     // Colour the groups in program order of their first slot.
     std::unordered_map<Slot, uint32_t> colour;
@@ -830,18 +908,20 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                         "with a barrier free; nvlink's barrier for it there is not understood";
                 return false;
             }
-            if (pick == kNumBarriers && hasForced.count(g)) {
-                pick = latestReleasedColour(deps, colour, g, i + 1);
-                if (!joinMates(deps, colour, rd, g, i + 1, pick, error))
-                    return false;
-                sharing = sharing || pick < kNumBarriers;
-            }
+            bool joins = pick == kNumBarriers && hasForced.count(g);
+            if (joins &&
+                !joinedBarrier(deps, colour, rd, rederivedGroups, g, i + 1, pick, error))
+                return false;
             if (pick == kNumBarriers) {
                 error = "more than 6 scoreboard barriers live at offset " +
                         hex(static_cast<uint64_t>(i) * 16);
                 return false;
             }
             colour[g] = pick;
+            if (joins) {
+                sharing = true;
+                releaseTogether(deps, colour, pick, i + 1);
+            }
         }
     }
 

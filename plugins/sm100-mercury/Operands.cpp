@@ -144,6 +144,7 @@ constexpr Operation kOperations[] = {
     {0x019, Width::One, true, true, true},                                           // SHF
     {0x024, Width::One, true, true, true},                                           // IMAD
     {0x025, Width::Pair, true, true, true, Width::One, Width::One, Width::Pair},     // IMAD.WIDE
+    {0x027, Width::One, true, true, true},                                           // IMAD.HI
     {0x031, Width::One, true, true, true},                                           // HFMA2
     {0x036, Width::One, true, true, false},                                          // VIADD
     {0x035, Width::PairIfBit73, true, true, false, Width::PairIfBit73,

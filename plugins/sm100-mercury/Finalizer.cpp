@@ -655,6 +655,20 @@ Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pendi
     return d;
 }
 
+// Calls `visit(group, barrier, first consumer)` for each group live at
+// `at` that already has a barrier (the group being coloured has none yet).
+template <typename Visit>
+void forEachLiveColoured(const Dependencies &deps,
+                         const std::unordered_map<Slot, uint32_t> &colour, size_t at,
+                         Visit visit) {
+    for (Slot h : deps.liveAt[at]) {
+        auto it = colour.find(h);
+        auto consumer = deps.firstConsumer.find(h);
+        if (it != colour.end() && consumer != deps.firstConsumer.end())
+            visit(h, it->second, consumer->second);
+    }
+}
+
 // Where each barrier is next waited on, seen from `at`: groups sharing a
 // barrier are all released by its first wait, so a barrier's release is
 // the earliest first consumer of the live groups on it (kNever: none
@@ -666,19 +680,75 @@ struct BarrierReleases {
 
 BarrierReleases barrierReleases(const Dependencies &deps,
                                 const std::unordered_map<Slot, uint32_t> &colour,
-                                const std::unordered_set<Slot> &rederivedGroups, Slot group,
-                                size_t at) {
+                                const std::unordered_set<Slot> &rederivedGroups, size_t at) {
     BarrierReleases r;
     r.wait.fill(kNever);
-    for (Slot h : deps.liveAt[at]) {
-        auto it = colour.find(h);
-        auto consumer = deps.firstConsumer.find(h);
-        if (h == group || it == colour.end() || consumer == deps.firstConsumer.end())
-            continue;
-        r.wait[it->second] = std::min(r.wait[it->second], consumer->second);
-        r.rederived[it->second] = r.rederived[it->second] || rederivedGroups.count(h) != 0;
-    }
+    forEachLiveColoured(deps, colour, at, [&](Slot h, uint32_t c, size_t consumer) {
+        r.wait[c] = std::min(r.wait[c], consumer);
+        r.rederived[c] = r.rederived[c] || rederivedGroups.count(h) != 0;
+    });
     return r;
+}
+
+// Rule 1 of joinedBarrier: the barrier of a live producer ptxas released a
+// forced one on the R1 load's barrier with (kNumBarriers: none).
+bool r1MateBarrier(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+                   const Rederived &rd, Slot group, size_t at, uint32_t &pick,
+                   std::string &error) {
+    const std::vector<Slot> &live = deps.liveAt[at];
+    for (const auto &[forced, mates] : rd.r1Mates) {
+        if (deps.groups.find(forced) != group)
+            continue;
+        for (Slot m : mates) {
+            Slot h = deps.groups.find(m);
+            auto it = colour.find(h);
+            if (it == colour.end() || std::find(live.begin(), live.end(), h) == live.end())
+                continue;
+            if (pick != kNumBarriers && pick != it->second) {
+                error = "the producer at offset " + hex(forced / 2 * 16) +
+                        " finds no free scoreboard barrier while the producers ptxas released "
+                        "it with are live on two others; nvlink's choice there is not known";
+                return false;
+            }
+            pick = it->second;
+        }
+    }
+    return true;
+}
+
+// Rule 2 of joinedBarrier: the lowest barrier holding a re-derived group
+// next waited on after `own` (kNumBarriers: none). Where that is not the
+// one released first, nvlink took the lowest in 11 generated kernels and
+// the other in 1: refused.
+bool laterReleasedBarrier(const BarrierReleases &rel, size_t own, Slot group, uint32_t &pick,
+                          std::string &error) {
+    uint32_t earliest = kNumBarriers;
+    for (uint32_t c = 0; c < kNumBarriers; ++c) {
+        if (!rel.rederived[c] || rel.wait[c] == kNever || rel.wait[c] <= own)
+            continue;
+        pick = std::min(pick, c);
+        if (earliest == kNumBarriers || rel.wait[c] < rel.wait[earliest])
+            earliest = c;
+    }
+    if (pick == earliest)
+        return true;
+    error = "the producer at offset " + hex(group / 2 * 16) +
+            " finds no free scoreboard barrier, and of the barriers it could share the lowest "
+            "is not the one released first; nvlink's choice there is not known";
+    return false;
+}
+
+// Rule 3 of joinedBarrier: the barrier released last without coming after
+// `own` (kNumBarriers: none).
+uint32_t lastReleasedBarrier(const BarrierReleases &rel, size_t own) {
+    uint32_t pick = kNumBarriers;
+    size_t latest = 0;
+    for (uint32_t c = 0; c < kNumBarriers; ++c)
+        if (rel.wait[c] != kNever && rel.wait[c] <= own && rel.wait[c] > latest) {
+            latest = rel.wait[c];
+            pick = c;
+        }
+    return pick;
 }
 
 // The barrier a forced group joins when none is free (nvlink, measured on
@@ -704,58 +774,20 @@ bool joinedBarrier(Dependencies &deps, const std::unordered_map<Slot, uint32_t> 
     auto own = deps.firstConsumer.find(group);
     if (own == deps.firstConsumer.end())
         return true;
-    const std::vector<Slot> &live = deps.liveAt[at];
-    bool neededAtWait = false;
-    for (Slot forced : rd.neededAtWait)
-        neededAtWait = neededAtWait || deps.groups.find(forced) == group;
-    for (const auto &[forced, mates] : rd.r1Mates) {
-        if (deps.groups.find(forced) != group)
-            continue;
-        for (Slot m : mates) {
-            Slot h = deps.groups.find(m);
-            auto it = colour.find(h);
-            if (h == group || it == colour.end() ||
-                std::find(live.begin(), live.end(), h) == live.end())
-                continue;
-            if (pick != kNumBarriers && pick != it->second) {
-                error = "the producer at offset " + hex(forced / 2 * 16) +
-                        " finds no free scoreboard barrier while the producers ptxas released "
-                        "it with are live on two others; nvlink's choice there is not known";
-                return false;
-            }
-            pick = it->second;
-        }
-    }
+    if (!r1MateBarrier(deps, colour, rd, group, at, pick, error))
+        return false;
     if (pick != kNumBarriers)
         return true;
-    BarrierReleases rel = barrierReleases(deps, colour, rederivedGroups, group, at);
+    BarrierReleases rel = barrierReleases(deps, colour, rederivedGroups, at);
+    bool neededAtWait = std::any_of(rd.neededAtWait.begin(), rd.neededAtWait.end(),
+                                    [&](Slot f) { return deps.groups.find(f) == group; });
     if (neededAtWait) {
-        uint32_t earliest = kNumBarriers;
-        for (uint32_t c = 0; c < kNumBarriers; ++c) {
-            if (!rel.rederived[c] || rel.wait[c] == kNever || rel.wait[c] <= own->second)
-                continue;
-            pick = std::min(pick, c);
-            if (earliest == kNumBarriers || rel.wait[c] < rel.wait[earliest])
-                earliest = c;
-        }
-        // Where the lowest such barrier is not the one released first,
-        // nvlink took the lowest in 11 generated kernels and the other in 1:
-        // refused.
-        if (pick != earliest) {
-            error = "the producer at offset " + hex(group / 2 * 16) +
-                    " finds no free scoreboard barrier, and of the barriers it could share the "
-                    "lowest is not the one released first; nvlink's choice there is not known";
+        if (!laterReleasedBarrier(rel, own->second, group, pick, error))
             return false;
-        }
         if (pick != kNumBarriers)
             return true;
     }
-    size_t latest = 0;
-    for (uint32_t c = 0; c < kNumBarriers; ++c)
-        if (rel.wait[c] != kNever && rel.wait[c] <= own->second && rel.wait[c] > latest) {
-            latest = rel.wait[c];
-            pick = c;
-        }
+    pick = lastReleasedBarrier(rel, own->second);
     return true;
 }
 
@@ -767,14 +799,12 @@ void releaseTogether(Dependencies &deps, const std::unordered_map<Slot, uint32_t
                      uint32_t barrier, size_t at) {
     size_t release = kNever;
     std::vector<Slot> sharers;
-    for (Slot h : deps.liveAt[at]) {
-        auto it = colour.find(h);
-        auto consumer = deps.firstConsumer.find(h);
-        if (it == colour.end() || it->second != barrier || consumer == deps.firstConsumer.end())
-            continue;
+    forEachLiveColoured(deps, colour, at, [&](Slot h, uint32_t c, size_t consumer) {
+        if (c != barrier)
+            return;
         sharers.push_back(h);
-        release = std::min(release, consumer->second);
-    }
+        release = std::min(release, consumer);
+    });
     if (sharers.size() < 2)
         return;
     for (Slot h : sharers) {

@@ -19,13 +19,14 @@
 //   1. a CFG from the branch encodings (BRA / uniform BRA targets, EXIT);
 //   2. a may-dataflow of the producers pending on each barrier gives the
 //      edges; producers released by one wait form a group (one colour);
-//   3. groups are coloured in program order of their first producer. Inside
-//      the R1 load's range (up to the first wait on its barrier) a group
-//      prefers the study's "shift" rule H2 (indices above the R1 barrier
-//      move down by one) -- except a global load's write barrier, which
-//      takes the lowest free index from 2 up; after the
-//      range a group prefers its old index; a taken preference falls back
-//      to the lowest index no group live at the same time holds;
+//   3. groups are coloured in program order of their first producer, an
+//      instruction's read barrier before its write barrier. Inside the R1
+//      load's range (up to the first wait on its barrier) a group takes the
+//      lowest index no group live at the same time holds -- a global load's
+//      write barrier the lowest from 2 up (longLatencyPick); where ptxas
+//      had no other dependency in the way this is the study's "shift" rule
+//      H2, indices above the R1 barrier moving down by one. After the range
+//      a group prefers its old index and falls back to the lowest free;
 //   4. every consumer waits on the colours of its producers' groups.
 // Because step 4 rebuilds the waits from the input's own edges, the output
 // never waits on less than the input did (minus the R1 load). A producer
@@ -306,20 +307,30 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
     return code.empty() ? 0 : code.size() - 1;
 }
 
-// A global load's write barrier inside the shift range: with a read
-// barrier of its own it keeps its index while that is free (the switch
-// kernels of the jump-table sets: an LDG W5 R1 stays on 5 though 2 is
-// free); without one it takes the lowest free index from 2 up
-// (libcudadevrt's memcpy_3d_device: an LDG at 3 with 2 free moves to 2,
-// neither its own index nor only ever the shifted one). It never moves to
-// 0 or 1 unless it joins a group whose first producer decides. Its read
-// barrier shifts like any other.
-// LDG, and ATOMG (0x9a8), which returns what it read (the atomics of
-// 100-memory-fences keep their index like a load).
+// A global load's write barrier inside the R1 load's range takes the
+// lowest free index from 2 up (libcudadevrt's memcpy_3d_device: an LDG at
+// 3 with 2 free moves to 2; generated warp-shuffle kernels: 3 -> 2 and
+// 4 -> 2 or 3 by what is free), except on barrier 5 with a read barrier of
+// its own, where it stays while 5 is free (the switch kernels of the
+// jump-table sets, 330 loads of the generated warp-shuffle kernels, none
+// moved). It never moves to 0 or 1 unless it joins a group whose first
+// producer decides. Its read barrier is picked like any other.
+// LDG, and ATOMG (0x9a8), which returns what it read.
 bool isGlobalLoad(const Insn &insn) {
     return opcode12(insn) == 0x981 || opcode12(insn) == 0x9a8;
 }
 constexpr uint32_t kLongLatencyFloor = 2;
+constexpr uint32_t kTopBarrier = kNumBarriers - 1;
+
+// kNumBarriers when none is free from the floor up.
+uint32_t longLatencyPick(const Insn &load, uint32_t old, uint32_t taken) {
+    if (old == kTopBarrier && readBarrier(load) < kNumBarriers && !(taken >> old & 1))
+        return old;
+    uint32_t pick = kLongLatencyFloor;
+    while (pick < kNumBarriers && (taken >> pick & 1))
+        ++pick;
+    return pick;
+}
 
 uint32_t shifted(uint32_t barrier, uint32_t b0) {
     return barrier != kNoBarrier && barrier > b0 ? barrier - 1 : barrier;
@@ -892,7 +903,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     for (size_t i = 0; i < n; ++i) {
         if (i == p0)
             continue;
-        for (unsigned f = 0; f < 2; ++f) {
+        for (unsigned f : {1u, 0u}) { // an instruction's read barrier first
             uint32_t old = getBits(code[i], kSlotBits[f], 3);
             if (old >= kNumBarriers)
                 continue;
@@ -907,22 +918,13 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                     if (h != g && it != colour.end())
                         taken |= 1u << it->second;
                 }
-            // Inside the shift range the shifted index (a global load's write
-            // barrier: its own or the next free above), after it the old
+            // Inside the R1 load's range the lowest free index (a global
+            // load's write barrier: longLatencyPick), after it the old
             // index; when that is taken, the lowest free one.
             bool inRange = i > p0 && i <= end;
-            bool globalLoad = inRange && f == 0 && isGlobalLoad(code[i]);
-            uint32_t pick = inRange ? shifted(old, b0) : old;
-            if (inRange && !rd.forced.empty() && s > rd.forced.front())
-                pick = kNumBarriers; // ptxas's state is left behind: the lowest free
-
-            bool keepsOwn = globalLoad && readBarrier(code[i]) < kNumBarriers &&
-                            !(taken >> old & 1);
-            if (keepsOwn)
-                pick = old;
-            else if (globalLoad)
-                for (pick = kLongLatencyFloor; pick < kNumBarriers && (taken >> pick & 1);)
-                    ++pick;
+            uint32_t pick = inRange ? kNumBarriers : old;
+            if (inRange && f == 0 && isGlobalLoad(code[i]))
+                pick = longLatencyPick(code[i], old, taken);
             if (pick == kNumBarriers || (taken >> pick & 1)) {
                 pick = 0;
                 while (pick < kNumBarriers && (taken >> pick & 1))

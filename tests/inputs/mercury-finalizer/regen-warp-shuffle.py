@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Regenerates the warp-shuffle finaliser samples (see README.md) with
+CUDA 13.0's nvcc and nvlink on PATH: for each SAMPLE (dvSEED_K.ARCH) the
+seed's file is compiled with `nvcc -rdc=true -cubin`, linked alone by
+nvlink, and the kernel's `.text` is written twice: nvlink's as
+SAMPLE.nvlink.text, and the pre-finalisation image (nvlink's instruction
+words with ptxas's control bits, as measure-mercury-finalizer.py rebuilds
+it) as SAMPLE.ptxas.text.
+
+usage: regen-warp-shuffle.py [SAMPLE...]   (default: the committed ones)
+"""
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120"]
+
+
+def measure_module():
+    path = os.path.join(ROOT, "scripts", "measure-mercury-finalizer.py")
+    spec = importlib.util.spec_from_file_location("measure", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def regenerate(m, sample, work):
+    kernel, arch = sample.split(".")
+    seed = kernel[2:].split("_")[0]
+    src = os.path.join(work, "g%s.cu" % seed)
+    with open(src, "w") as f:
+        subprocess.run([sys.executable, os.path.join(HERE, "gen-warp-shuffle.py"), seed],
+                       stdout=f, check=True)
+    obj = os.path.join(work, "%s.%s.cubin" % (seed, arch))
+    linked = os.path.join(work, "%s.%s.linked.cubin" % (seed, arch))
+    subprocess.run(["nvcc", "-w", "-arch=" + arch, "-rdc=true", "-cubin", "-o", obj, src],
+                   check=True)
+    subprocess.run(["nvlink", "-arch=" + arch, obj, "-o", linked], check=True)
+    ptxas = m.Elf(open(obj, "rb").read())
+    nvlink = m.Elf(open(linked, "rb").read())
+    po, ps = ptxas.texts()[kernel]
+    no, ns = nvlink.texts()[kernel]
+    if ps != ns:
+        sys.exit("%s: nvlink changed the size of the kernel's code" % sample)
+    nv = nvlink.raw[no:no + ns]
+    pre = [(a & m.LOWMASK) | (b & ~m.LOWMASK & ((1 << 128) - 1))
+           for a, b in zip(m.words(nv), m.words(ptxas.raw[po:po + ps]))]
+    with open(os.path.join(HERE, sample + ".ptxas.text"), "wb") as f:
+        f.write(b"".join(w.to_bytes(16, "little") for w in pre))
+    with open(os.path.join(HERE, sample + ".nvlink.text"), "wb") as f:
+        f.write(nv)
+
+
+def main():
+    m = measure_module()
+    with tempfile.TemporaryDirectory() as work:
+        for sample in sys.argv[1:] or SAMPLES:
+            regenerate(m, sample, work)
+
+
+if __name__ == "__main__":
+    main()

@@ -322,14 +322,19 @@ bool isGlobalLoad(const Insn &insn) {
 constexpr uint32_t kLongLatencyFloor = 2;
 constexpr uint32_t kTopBarrier = kNumBarriers - 1;
 
-// kNumBarriers when none is free from the floor up.
-uint32_t longLatencyPick(const Insn &load, uint32_t old, uint32_t taken) {
-    if (old == kTopBarrier && readBarrier(load) < kNumBarriers && !(taken >> old & 1))
-        return old;
-    uint32_t pick = kLongLatencyFloor;
+// The lowest barrier from `from` up that `taken` (a mask) leaves free;
+// kNumBarriers when there is none.
+uint32_t lowestFree(uint32_t taken, uint32_t from = 0) {
+    uint32_t pick = from;
     while (pick < kNumBarriers && (taken >> pick & 1))
         ++pick;
     return pick;
+}
+
+uint32_t longLatencyPick(const Insn &load, uint32_t old, uint32_t taken) {
+    if (old == kTopBarrier && readBarrier(load) < kNumBarriers && !(taken >> old & 1))
+        return old;
+    return lowestFree(taken, kLongLatencyFloor);
 }
 
 uint32_t shifted(uint32_t barrier, uint32_t b0) {
@@ -925,11 +930,8 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             uint32_t pick = inRange ? kNumBarriers : old;
             if (inRange && f == 0 && isGlobalLoad(code[i]))
                 pick = longLatencyPick(code[i], old, taken);
-            if (pick == kNumBarriers || (taken >> pick & 1)) {
-                pick = 0;
-                while (pick < kNumBarriers && (taken >> pick & 1))
-                    ++pick;
-            }
+            if (pick == kNumBarriers || (taken >> pick & 1))
+                pick = lowestFree(taken);
             // A late producer behind a mate needed at ptxas's wait, with a
             // barrier free: nvlink did not take it (CUB's radix-sort
             // single-tile kernel on sm_100: an S2R first read 0xa0 past the

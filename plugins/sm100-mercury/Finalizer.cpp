@@ -310,17 +310,20 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
 // A global load's write barrier inside the R1 load's range takes the
 // lowest free index from 2 up (libcudadevrt's memcpy_3d_device: an LDG at
 // 3 with 2 free moves to 2; generated warp-shuffle kernels: 3 -> 2 and
-// 4 -> 2 or 3 by what is free), except on barrier 5 with a read barrier of
-// its own, where it stays while 5 is free (the switch kernels of the
-// jump-table sets, 330 loads of the generated warp-shuffle kernels, none
-// moved). It never moves to 0 or 1 unless it joins a group whose first
-// producer decides. Its read barrier is picked like any other.
-// LDG, and ATOMG (0x9a8), which returns what it read.
+// 4 -> 2 or 3 by what is free) -- unless the load is still pending past
+// the range, waited on after ptxas's wait on the R1 load's barrier: then it
+// keeps its index while that is free (the switch kernels of the jump-table
+// sets: an LDG W5 R1 stays on 5 though 2 is free; generated warp-shuffle
+// kernels: 658 loads on 5, none moved, while two on 5 released inside the
+// range moved to 4, the lowest free). It never moves to 0 or 1 unless it
+// joins a group whose first producer decides. Its read barrier is picked
+// like any other.
+// LDG, LD (0x980: CUB's scan kernel, a generic load on 5 pending past the
+// range stays there), and ATOMG (0x9a8), which returns what it read.
 bool isGlobalLoad(const Insn &insn) {
-    return opcode12(insn) == 0x981 || opcode12(insn) == 0x9a8;
+    return opcode12(insn) == 0x981 || opcode12(insn) == 0x980 || opcode12(insn) == 0x9a8;
 }
 constexpr uint32_t kLongLatencyFloor = 2;
-constexpr uint32_t kTopBarrier = kNumBarriers - 1;
 
 // The lowest barrier from `from` up that `taken` (a mask) leaves free;
 // kNumBarriers when there is none.
@@ -331,8 +334,8 @@ uint32_t lowestFree(uint32_t taken, uint32_t from = 0) {
     return pick;
 }
 
-uint32_t longLatencyPick(const Insn &load, uint32_t old, uint32_t taken) {
-    if (old == kTopBarrier && readBarrier(load) < kNumBarriers && !(taken >> old & 1))
+uint32_t longLatencyPick(uint32_t old, uint32_t taken, bool pendingPastRange) {
+    if (pendingPastRange && !(taken >> old & 1))
         return old;
     return lowestFree(taken, kLongLatencyFloor);
 }
@@ -928,8 +931,12 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             // index; when that is taken, the lowest free one.
             bool inRange = i > p0 && i <= end;
             uint32_t pick = inRange ? kNumBarriers : old;
-            if (inRange && f == 0 && isGlobalLoad(code[i]))
-                pick = longLatencyPick(code[i], old, taken);
+            if (inRange && f == 0 && isGlobalLoad(code[i])) {
+                bool pendingPastRange = !firstConsumer.count(g) ||
+                                        std::any_of(liveRange[g].begin(), liveRange[g].end(),
+                                                    [end](size_t at) { return at > end; });
+                pick = longLatencyPick(old, taken, pendingPastRange);
+            }
             if (pick == kNumBarriers || (taken >> pick & 1))
                 pick = lowestFree(taken);
             // A late producer behind a mate needed at ptxas's wait, with a

@@ -342,22 +342,25 @@ TEST_CASE("mercury finaliser: a global load moves down to the lowest free barrie
     CHECK(waits(out[6]) == 1u << 2);
 }
 
-TEST_CASE("mercury finaliser: a global load with a read barrier keeps its own free index",
+TEST_CASE("mercury finaliser: a global load pending past the R1 load's range keeps its index",
           "[mercury]") {
-    // The switch kernels of the jump-table set: LDG W5 R1 after two groups
-    // (1 and 2, shifted to 0 and 1) stays on 5 while its read barrier
-    // shifts; a second LDG keeps its own 2, free by then. Without a read
-    // barrier the first would take 2 (memcpy_3d_device's rule).
+    // The switch kernels of the jump-table set and the generated
+    // warp-shuffle kernels: an LDG W5 after two groups (1 and 2, shifted to
+    // 0 and 1) and waited on only after ptxas's wait on the R1 load's
+    // barrier stays on 5, with or without a read barrier of its own (CUB's
+    // scan kernel: one without); a second LDG, released inside the range,
+    // takes the lowest free index from 2 up.
     std::vector<Insn> code = {
         ldcR1(0),                                   // 0
         make(kS2R, 1),                              // 1: -> 0
         make(kLdcu, 2),                             // 2: -> 1
         make(kIadd, kNone, kNone, 1 << 1),          // 3
         make(kLdg, 5, 1, 1 << 2),                   // 4: W5 kept, R1 -> 0
-        make(kLdg, 2),                              // 5: own 2 kept
+        make(kLdg, 2),                              // 5: -> 2
         make(kIadd, kNone, kNone, 1 << 2),          // 6
-        make(kStg, kNone, kNone, 1 << 5 | 1 << 1),  // 7
-        exitInsn(1 << 0),                           // 8
+        make(kIadd, kNone, kNone, 1 << 0),          // 7: the range ends
+        make(kStg, kNone, kNone, 1 << 5 | 1 << 1),  // 8
+        exitInsn(),                                 // 9
     };
     std::vector<Insn> out = rewritten(code);
     CHECK(wbar(out[1]) == 0);
@@ -366,12 +369,37 @@ TEST_CASE("mercury finaliser: a global load with a read barrier keeps its own fr
     CHECK(rbar(out[4]) == 0);
     CHECK(waits(out[4]) == 1u << 1);
     CHECK(wbar(out[5]) == 2);
-    CHECK(waits(out[7]) == (1u << 5 | 1u << 0));
+    CHECK(waits(out[8]) == (1u << 5 | 1u << 0));
 
     code[4] = make(kLdg, 5, kNone, 1 << 2);
     out = rewritten(code);
-    CHECK(wbar(out[4]) == 2);
-    CHECK(wbar(out[5]) != 2);
+    CHECK(wbar(out[4]) == 5);
+    CHECK(wbar(out[5]) == 2);
+}
+
+TEST_CASE("mercury finaliser: a global load released inside the R1 load's range moves down",
+          "[mercury]") {
+    // Generated warp-shuffle kernels (dv176_1, dv192_1): three LDGs, the
+    // third on W5 R4 with 0-3 taken, all released before ptxas's wait on
+    // the R1 load's barrier: nvlink puts it on 4, the lowest free from 2.
+    std::vector<Insn> code = {
+        ldcR1(0),                                   // 0
+        make(kS2R, 1),                              // 1: -> 0
+        make(kIadd, kNone, kNone, 1 << 1),          // 2
+        make(kLdg, 2, 1),                           // 3: W2 R1 -> W2 R0
+        make(kLdg, 2, 3),                           // 4: W2 R3 -> W2 R1
+        make(kLdg, 5, 4),                           // 5: W5 R4 -> W4 R3
+        make(kIadd, kNone, kNone, 1 << 2),          // 6
+        make(kIadd, kNone, kNone, 1 << 5 | 1 << 1 | 1 << 3 | 1 << 4), // 7
+        exitInsn(1 << 0),                           // 8: the range ends
+    };
+    std::vector<Insn> out = rewritten(code);
+    CHECK(wbar(out[3]) == 2);
+    CHECK(rbar(out[3]) == 0);
+    CHECK(rbar(out[4]) == 1);
+    CHECK(rbar(out[5]) == 3);
+    CHECK(wbar(out[5]) == 4);
+    CHECK(waits(out[7]) == (1u << 4 | 1u << 0 | 1u << 1 | 1u << 3));
 }
 
 TEST_CASE("mercury finaliser: an indirect branch reaches every jump-table target",
@@ -671,9 +699,10 @@ TEST_CASE("mercury finaliser: generated kernels whose forced loads join other ba
 TEST_CASE("mercury finaliser: generated warp-shuffle kernels match nvlink", "[mercury]") {
     // Generated kernels (see the folder's README): inside the R1 load's
     // range each producer takes the lowest free barrier, read barrier
-    // first; a global load with a read barrier keeps only 5. The earlier
-    // shift rule made each of these different from nvlink's.
-    for (const char *kernel : {"dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120"}) {
+    // first; a global load keeps its index only while pending past the
+    // range. The earlier rules made each of these different from nvlink's.
+    for (const char *kernel :
+         {"dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100"}) {
         INFO(kernel);
         CHECK(rewritten(sampleText(kernel, "ptxas")) == sampleText(kernel, "nvlink"));
     }

@@ -846,18 +846,75 @@ void releaseTogether(Dependencies &deps, const std::unordered_map<Slot, uint32_t
 bool isDivergenceBranch(const Insn &insn) { return opcode13(insn) == 0x1947; }
 
 // Waits ptxas put, past the R1 load's range, on a barrier nothing can be
-// pending on there (the may-analysis finds no producer): nvlink keeps them
-// on the same index (CUB's radix-sort histogram kernel: a wait on 0 inside
-// a loop after the range stays). Inside the range such a wait is dropped,
-// as the R1 load's own are (no sample of another kind there).
-std::vector<uint32_t> idleWaits(const std::vector<Insn> &code, const std::vector<Pending> &in,
-                                const std::vector<bool> &reached, size_t end) {
-    std::vector<uint32_t> idle(code.size(), 0);
-    for (size_t c = end + 1; c < code.size(); ++c)
-        for (uint32_t b = 0; b < kNumBarriers; ++b)
-            if (reached[c] && (waitMask(code[c]) >> b & 1) && in[c][b].empty())
-                idle[c] |= 1u << b;
+// pending on there (the may-analysis finds no producer). Inside the range
+// such a wait is dropped, as the R1 load's own are (no sample of another
+// kind there). Past it:
+//  - an echo of a wait on the same barrier earlier on the straight line
+//    (no branch target between them) keeps the barrier of the producers
+//    that wait released busy until the echo, and waits on their new
+//    barrier: nvlink treats it as one more use of them (generated
+//    warp-shuffle kernel dv92_2, sm_100 and sm_120: a wait on 2 and 5 and
+//    a 0x91b two instructions later waiting on 2 and 5 again both go to 1
+//    and 5; CUB's scan kernel: an LDC waited on at the next instruction and
+//    again two later);
+//  - any other keeps its index (CUB's radix-sort histogram kernel: a wait
+//    on 0 at the top of a loop stays on 0).
+struct Echo {
+    size_t wait;   // the idle wait
+    size_t echoed; // the wait before it on the same barrier
+    Slot producer; // one of the producers that wait released
+};
+struct IdleWaits {
+    std::vector<uint32_t> kept; // by instruction, a mask
+    std::vector<Echo> echoes;
+};
+
+IdleWaits idleWaits(const std::vector<Insn> &code, const Successors &succ,
+                    const std::vector<Pending> &in, const std::vector<bool> &reached,
+                    const Rederived &rd, size_t end) {
+    const size_t n = code.size();
+    IdleWaits idle{std::vector<uint32_t>(n, 0), {}};
+    std::vector<bool> joined(n, false); // reached from elsewhere than the line above
+    for (size_t i = 0; i < n; ++i)
+        succ.forEach(i, [&](size_t t) { joined[t] = joined[t] || t != i + 1; });
+    for (size_t c = end + 1; c < n; ++c) {
+        for (uint32_t b = 0; b < kNumBarriers; ++b) {
+            if (!reached[c] || !(waitMask(code[c]) >> b & 1) || !in[c][b].empty())
+                continue;
+            std::optional<size_t> echoed;
+            for (size_t k = c; !echoed && k > 0 && !joined[k];) {
+                --k;
+                uint32_t op = opcode9(code[k]);
+                if (isControlClass(op) && !fallsThroughOnly(op))
+                    break;
+                if (waitMask(code[k]) >> b & 1)
+                    echoed = k;
+            }
+            size_t before = idle.echoes.size();
+            if (echoed)
+                for (Slot s : in[*echoed][b])
+                    if (!rd.has(s))
+                        idle.echoes.push_back({c, *echoed, s});
+            if (idle.echoes.size() == before)
+                idle.kept[c] |= 1u << b;
+        }
+    }
     return idle;
+}
+
+// An echoing idle wait keeps the groups it echoes live up to it.
+void liveUntilEchoes(Dependencies &deps, const IdleWaits &idle) {
+    for (const Echo &e : idle.echoes) {
+        Slot g = deps.groups.find(e.producer);
+        std::vector<size_t> &range = deps.liveRange[g];
+        for (size_t i = e.echoed; i <= e.wait; ++i) {
+            std::vector<Slot> &live = deps.liveAt[i];
+            if (std::find(live.begin(), live.end(), g) == live.end()) {
+                live.push_back(g);
+                range.push_back(i);
+            }
+        }
+    }
 }
 
 bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
@@ -879,7 +936,6 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         return false;
     }
     const size_t end = shiftRangeEnd(code, p0, b0);
-    const std::vector<uint32_t> idle = idleWaits(code, in, reached, end);
     Rederived rd;
     std::vector<Slot> forced = forcedShares(code, in, reached, p0, b0, end);
     if (!forced.empty() && !rederive(code, in, b0, forced, rd, error)) {
@@ -890,7 +946,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         return false;
     }
 
+    const IdleWaits idle = idleWaits(code, succ, in, reached, rd, end);
     Dependencies deps = dependencies(code, in, reached, rd);
+    liveUntilEchoes(deps, idle);
     auto &[groups, edges, liveAt, liveRange, firstConsumer] = deps;
     auto groupsOf = [&groups = groups](const std::vector<Slot> &slots) {
         std::unordered_set<Slot> roots;
@@ -936,6 +994,16 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                                         std::any_of(liveRange[g].begin(), liveRange[g].end(),
                                                     [end](size_t at) { return at > end; });
                 pick = longLatencyPick(old, taken, pendingPastRange);
+                // None free from 2 up: nvlink shared a barrier rather than go
+                // below 2 (CUB's radix-sort single-tile kernel on sm_120: an
+                // LDG joined a re-derived LDCU on 5 while 0 was free); which
+                // one is not known.
+                if (pick == kNumBarriers) {
+                    error = "the global load at offset " + hex(i * 16) +
+                            " finds no scoreboard barrier free from 2 up; nvlink's barrier for "
+                            "it there is not understood";
+                    return false;
+                }
             }
             if (pick == kNumBarriers || (taken >> pick & 1))
                 pick = lowestFree(taken);
@@ -984,9 +1052,12 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         uint32_t c = colourOf.at(slot);
         setBits(code[consumer], kWaitMaskBit, 6, waitMask(code[consumer]) | 1u << c);
     }
+    std::vector<uint32_t> idleMask = idle.kept;
+    for (const Echo &e : idle.echoes)
+        idleMask[e.wait] |= 1u << colourOf.at(e.producer);
     for (size_t c = 0; c < n; ++c)
-        setBits(code[c], kWaitMaskBit, 6, waitMask(code[c]) | idle[c]);
-    return !sharing || dropReleasedWaits(code, succ, p0, edges, colourOf, idle, error);
+        setBits(code[c], kWaitMaskBit, 6, waitMask(code[c]) | idleMask[c]);
+    return !sharing || dropReleasedWaits(code, succ, p0, edges, colourOf, idleMask, error);
 }
 
 } // namespace

@@ -813,6 +813,57 @@ TEST_CASE("mercury finaliser: a wait with nothing pending past the R1 range stay
     CHECK(waits(out[2]) == 1 << 3);
 }
 
+TEST_CASE("mercury finaliser: an idle wait echoing an earlier one takes its new barrier",
+          "[mercury]") {
+    // dv92_2 (sm_100, sm_120) and CUB's scan kernel: ptxas waits on a
+    // barrier and, a few instructions later on the straight line, on it
+    // again with nothing pending. nvlink waits on the released producers'
+    // new barrier there and keeps it busy until then.
+    std::vector<Insn> code = {
+        ldcR1(0),                          // 0
+        make(kLdcu, 2),                    // 1: -> 0, the lowest free
+        make(kIadd, kNone, kNone, 1 << 0), // 2: the R1 load's wait ends the range
+        make(kIadd, kNone, kNone, 1 << 2), // 3: releases the LDCU
+        make(kLdcu, 0),                    // 4: its old 0 still busy -> 1
+        make(kIadd, kNone, kNone, 1 << 2), // 5: the echo, nothing pending
+        make(kIadd, kNone, kNone, 1 << 0), // 6
+        exitInsn(),                        // 7
+    };
+    std::vector<Insn> out = rewritten(code);
+    CHECK(wbar(out[1]) == 0);
+    CHECK(waits(out[3]) == 1u << 0);
+    CHECK(wbar(out[4]) == 1);
+    CHECK(waits(out[5]) == 1u << 0);
+    CHECK(waits(out[6]) == 1u << 1);
+}
+
+TEST_CASE("mercury finaliser: a global load with no barrier free from 2 up is refused",
+          "[mercury]") {
+    // CUB's radix-sort single-tile kernel on sm_120: a re-derived LDCU
+    // holds the barrier the R1 load frees, and an LDG finds 2-5 taken with
+    // 0 free. nvlink shared a barrier instead of going below 2.
+    Insn ldg = make(kLdg, 1);
+    setBits(ldg, 91, 1, 1);
+    setBits(ldg, 16, 8, 30);
+    setBits(ldg, 24, 8, kUrz);
+    setBits(ldg, 32, 8, kUrz);
+    setBits(ldg, 73, 3, 4);
+    std::vector<Insn> code = {
+        ldcR1(0),
+        ldcu(4, 1), ldcu(5, 2), ldcu(6, 3), ldcu(7, 4), ldcu(8, 5), // 1-5: -> 0-4
+        ldcu(9, 0),                                  // 6: on the R1 load's barrier -> 5
+        uiadd3(20, 4, kUrz, 1 << 1),                 // 7: frees 0
+        ldg,                                         // 8: W1
+        uiadd3(21, 5, 6, 1 << 2 | 1 << 3),           // 9
+        uiadd3(22, 7, 8, 1 << 4 | 1 << 5 | 1 << 1),  // 10
+        uiadd3(23, 9, kUrz, 1 << 0),                 // 11: UR9 read at ptxas's wait
+        exitInsn(),                                  // 12
+    };
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(code, error));
+    CHECK(error.find("global load at offset 0x80") != std::string::npos);
+}
+
 TEST_CASE("mercury finaliser: a kernel with BRA.DIV is refused", "[mercury]") {
     // BRA.DIV (bit 91 set, guard PT) branches only when the warp diverges;
     // nvlink's allocation around it is not understood.

@@ -69,6 +69,12 @@ void readCallgraph(Context &ctx, ObjectFile &file, const InputSection &section) 
         if (group == 0)
             throw FatalError(file.name() + ": section '.nv.callgraph': record before any group");
         Symbol *first = symbolAt(file, a, ".nv.callgraph");
+        // What a weak copy that lost to an earlier definition calls (or
+        // refers to) goes with it (nvlink 13.0: its file's local math slow
+        // path stays out of the output). A copy replaced by a later one
+        // keeps its calls: nvlink took them when the copy won.
+        if (group != 0xFFFFFFFE && lostToEarlierDefinition(file, a, *first))
+            continue;
         switch (group) {
         case 0xFFFFFFFF: {
             Symbol *callee = symbolAt(file, b, ".nv.callgraph");

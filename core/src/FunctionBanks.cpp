@@ -17,6 +17,11 @@
 //   3. a kernel reaches what it calls, directly or through an indirect call
 //      to an address-taken function of the call's prototype, transitively;
 //   4. a kernel that had no bank of its own gets `.nv.constant<N>.<k>`.
+// A function's bank can hold several input sections (the banks of weak
+// copies that lost, kept up to sm_89, keepLostCopyBanks): they stay
+// together, in input order, each at its alignment, and are placed where
+// the last of them comes in that reverse order (nvlink 13.0, sm_89: a kernel
+// reaching two such functions).
 // Relocations into a function's constants (R_CUDA_CONST_FIELD*) then
 // resolve to that one offset. A section no live kernel reaches is written
 // nowhere, its relocations resolved as if it were at offset 0.
@@ -27,6 +32,7 @@
 #include "culd/SymbolNames.h"
 
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -41,7 +47,6 @@ public:
     explicit FunctionBankLayout(Context &ctx) : ctx_(ctx) {}
 
     void run() {
-        refuseLostCopyBanks();
         collectSections();
         if (sections_.empty())
             return;
@@ -49,33 +54,14 @@ public:
         indexKernelBanks();
         for (Symbol *kernel : kernels_)
             markReached(kernel);
-        for (auto it = sections_.rbegin(); it != sections_.rend(); ++it)
-            place(**it);
+        for (auto it = sections_.rbegin(); it != sections_.rend(); ++it) {
+            const std::vector<InputSection *> &unit = units_[{(*it)->owner, (*it)->bank}];
+            if (unit.back() == *it)
+                place(unit);
+        }
     }
 
 private:
-    // A weak copy that lost to an earlier definition takes its constant
-    // bank along on sm_90+. nvlink 13.0 up to sm_89 keeps it as long as the
-    // copy it lost to stays (a later definition replacing that one takes
-    // both banks along): after the winner's bank in the kernels that reach
-    // the function when the winner has one, else as a section of its own.
-    // The copy it lost to stays when the final definition comes from an
-    // earlier input: only a later one can have replaced it.
-    void refuseLostCopyBanks() const {
-        if (ctx_.target.lostCopyBanksDropped())
-            return;
-        for (auto &file : ctx_.files)
-            for (const InputSection *s : file->sections)
-                if (s && s->kind == SectionKind::ConstantEntry && s->owner &&
-                    !s->owner->isEntry() && s->text && s->text->lostToEarlier &&
-                    s->owner->file && s->owner->file->order() < file->order())
-                    throw FatalError(file->name() + ": section '" + std::string(s->name()) +
-                                     "', the constant bank of a weak copy of '" +
-                                     demangleForMessage(s->owner->name) +
-                                     "' that lost to an earlier definition, is kept by nvlink on " +
-                                     ctx_.target.name() + " in a way culd does not model");
-    }
-
     // Live device functions' per-function constant sections, in input order.
     void collectSections() {
         for (auto &file : ctx_.files)
@@ -83,6 +69,7 @@ private:
                 if (s && isFunctionConstants(*s)) {
                     sections_.push_back(s);
                     byFunction_[s->owner].push_back(s);
+                    units_[{s->owner, s->bank}].push_back(s);
                 }
     }
 
@@ -138,29 +125,32 @@ private:
         }
     }
 
-    void place(InputSection &in) {
-        const std::vector<Symbol *> &kernels = reachers_[&in];
-        if (kernels.empty()) {
-            // No bank holds it (an address-taken function nothing calls
-            // through its prototype), yet nvlink still patches its code as
-            // if its constants were at offset 0.
-            in.outOffset = 0;
-            return;
-        }
+    // A function's bank: its sections one after the other, from the
+    // largest end so far of the banks of the kernels that reach it.
+    void place(const std::vector<InputSection *> &unit) {
+        const std::vector<Symbol *> &kernels = reachers_[unit.front()];
+        // No bank holds it (an address-taken function nothing calls through
+        // its prototype), yet nvlink still patches its code as if its
+        // constants were at offset 0.
         uint64_t offset = 0;
         for (Symbol *k : kernels)
-            offset = std::max(offset, bankOf(*k, in).size);
-        offset = alignTo(offset, in.alignment());
-        for (Symbol *k : kernels) {
-            OutputSection &bank = bankOf(*k, in);
-            bank.pieces.push_back({&in, offset});
-            bank.size = offset + in.size();
-            bank.addralign = std::max(bank.addralign, in.alignment());
+            offset = std::max(offset, bankOf(*k, *unit.front()).size);
+        for (InputSection *in : unit) {
+            offset = alignTo(offset, in->alignment());
+            in->outOffset = offset;
+            offset += in->size();
+            if (kernels.empty())
+                continue;
+            for (Symbol *k : kernels) {
+                OutputSection &bank = bankOf(*k, *in);
+                bank.pieces.push_back({in, in->outOffset});
+                bank.size = offset;
+                bank.addralign = std::max(bank.addralign, in->alignment());
+            }
+            in->out = &bankOf(*kernels.front(), *in);
+            for (size_t k = 1; k < kernels.size(); ++k)
+                in->copies.push_back(&bankOf(*kernels[k], *in));
         }
-        in.out = &bankOf(*kernels.front(), in);
-        in.outOffset = offset;
-        for (size_t k = 1; k < kernels.size(); ++k)
-            in.copies.push_back(&bankOf(*kernels[k], in));
     }
 
     OutputSection &bankOf(Symbol &kernel, const InputSection &in) {
@@ -181,12 +171,14 @@ private:
 
     bool isFunctionConstants(const InputSection &s) const {
         return s.kind == SectionKind::ConstantEntry && s.owner && !s.owner->isEntry() &&
-               s.isLive() && s.owner->live;
+               !s.standsAlone && s.isLive() && s.owner->live;
     }
 
     Context &ctx_;
     std::vector<InputSection *> sections_;
     std::unordered_map<Symbol *, std::vector<InputSection *>> byFunction_;
+    // A function's sections of one bank, in input order.
+    std::map<std::pair<Symbol *, uint32_t>, std::vector<InputSection *>> units_;
     std::map<std::pair<Symbol *, uint32_t>, OutputSection *> banks_;
     std::vector<Symbol *> kernels_;
     std::unordered_set<Symbol *> seenKernels_;
@@ -195,11 +187,147 @@ private:
     uint32_t stamp_ = 0;
 };
 
+// The constant banks of weak copies that lost to an earlier definition.
+// sm_90+ drop them with the copy. nvlink 13.0 up to sm_89 (measured,
+// docs/nvlink-findings.md "Weak definitions") treats a device function's
+// bank as one section that each definition read appends its bank to, in
+// input order, a definition that replaces the current one emptying it
+// first. So what stays is the final definition's bank, then the banks of
+// the copies that lost to it. Opened by a definition that won when read,
+// that section is the function's bank, copied into the kernels that reach
+// it -- even once the definition that opened it was replaced by one without
+// a bank; opened by a copy that lost, it stands alone (.nv.constant<N>.<f>,
+// sh_info the function's code). Histories not measured are refused.
+class LostCopyBanks {
+public:
+    explicit LostCopyBanks(Context &ctx) : ctx_(ctx) {}
+
+    void run() {
+        collect();
+        for (const auto &[f, bank] : functionBanks_)
+            replay(*f, bank);
+    }
+
+private:
+    enum class Opened { No, ByWinner, ByLoser };
+
+    // Each device function's copies (their code) and the banks they carry.
+    void collect() {
+        for (auto &file : ctx_.files)
+            for (InputSection *s : file->sections) {
+                if (!s || !s->owner || s->owner->isEntry())
+                    continue;
+                if (s->kind == SectionKind::Text)
+                    copies_[s->owner].push_back(s);
+                else if (s->kind == SectionKind::ConstantEntry && s->text) {
+                    banks_[s->text].push_back(s);
+                    if (seen_.insert({s->owner, s->bank}).second)
+                        functionBanks_.emplace_back(s->owner, s->bank);
+                }
+            }
+    }
+
+    // The function's bank section as nvlink builds it: who opened it, and
+    // the banks it holds.
+    struct History {
+        Opened opened = Opened::No;
+        std::vector<InputSection *> kept;
+        const InputSection *replacedBank = nullptr; // the last one emptied out
+    };
+
+    void replay(Symbol &f, uint32_t bank) {
+        History h;
+        for (InputSection *code : copies_[&f])
+            read(f, bank, *code, h);
+        if (ctx_.opts.relocatable)
+            refuseRelocatable(f, h);
+        for (InputSection *b : h.kept)
+            if (b->text->lostToEarlier)
+                keep(f, *b, h.opened == Opened::ByLoser);
+    }
+
+    // One definition read: a replacing one empties the section first, then
+    // any definition appends its bank.
+    void read(const Symbol &f, uint32_t bank, const InputSection &code, History &h) {
+        bool won = !code.lostToEarlier;
+        if (won && code.replacedCopy) {
+            if (h.opened == Opened::ByLoser && !h.kept.empty())
+                refuse(f, *h.kept.front(), "a later definition replaces the one it lost to");
+            for (InputSection *b : banks_[code.replacedCopy])
+                if (b->bank == bank)
+                    h.replacedBank = b;
+            h.kept.clear();
+        }
+        for (InputSection *b : banks_[&code]) {
+            if (b->bank != bank)
+                continue;
+            if (h.opened == Opened::No)
+                h.opened = won ? Opened::ByWinner : Opened::ByLoser;
+            else if (won && h.opened == Opened::ByLoser)
+                refuse(f, *h.kept.front(), "a later definition with a bank of its own "
+                                           "replaces the one it lost to");
+            h.kept.push_back(b);
+        }
+    }
+
+    void refuseRelocatable(const Symbol &f, const History &h) const {
+        // Emptied by a definition without a bank and never refilled, the
+        // section is deleted while still referred to: nvlink fails so.
+        if (h.opened != Opened::No && h.kept.empty())
+            throw FatalError((f.file ? f.file->name() + ": '" : std::string("'")) +
+                             demangleForMessage(f.name) +
+                             "' replaces a weak copy with a constant bank by one without: "
+                             "nvlink 13.0 fails such a relocatable link on " +
+                             ctx_.target.name() +
+                             " (Internal error: reference to deleted section)");
+        // nvlink keeps a replaced copy's bank symbols at their input values,
+        // past the end of the bank that stays (_Z4picki.const_opt.8.16 in an
+        // 8-byte bank).
+        if (h.replacedBank)
+            throw FatalError(h.replacedBank->file->name() + ": section '" +
+                             std::string(h.replacedBank->name()) +
+                             "', the constant bank of a weak copy of '" +
+                             demangleForMessage(f.name) +
+                             "' that a later definition replaced: nvlink keeps its symbols in a "
+                             "relocatable link on " + ctx_.target.name() +
+                             ", pointing into the bank that stays, which culd does not model");
+    }
+
+    void keep(Symbol &f, InputSection &bank, bool alone) {
+        for (const auto &[relocHeader, target] : bank.file->relocSections)
+            if (target == &bank && relocHeader->size)
+                refuse(f, bank, "it has relocations");
+        bank.text = f.section;
+        bank.keptLostBank = true;
+        bank.standsAlone = alone;
+    }
+
+    [[noreturn]] void refuse(const Symbol &f, const InputSection &bank,
+                             const std::string &why) const {
+        throw FatalError(bank.file->name() + ": section '" + std::string(bank.name()) +
+                         "', the constant bank of a weak copy of '" + demangleForMessage(f.name) +
+                         "' that lost to an earlier definition, is kept by nvlink on " +
+                         ctx_.target.name() + " in a way culd does not model (" + why + ")");
+    }
+
+    Context &ctx_;
+    std::unordered_map<Symbol *, std::vector<InputSection *>> copies_;
+    std::unordered_map<const InputSection *, std::vector<InputSection *>> banks_;
+    // (function, bank number) pairs in input order.
+    std::vector<std::pair<Symbol *, uint32_t>> functionBanks_;
+    std::set<std::pair<Symbol *, uint32_t>> seen_;
+};
+
 } // namespace
 
 bool isDeviceFunctionConstants(const Context &ctx, const InputSection &s) {
     return !ctx.opts.relocatable && s.kind == SectionKind::ConstantEntry && s.owner &&
-           !s.owner->isEntry();
+           !s.owner->isEntry() && !s.standsAlone;
+}
+
+void keepLostCopyBanks(Context &ctx) {
+    if (!ctx.target.lostCopyBanksDropped())
+        LostCopyBanks(ctx).run();
 }
 
 void placeFunctionBanks(Context &ctx) {

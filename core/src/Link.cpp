@@ -162,6 +162,7 @@ void linkOnce(const Options &opts, const Target &target,
     // lose their fence placeholders) moves what addresses it.
     run("rewrite-code", ctx, rewriteCode);
     run("debug-frame", ctx, linkFramesByEntry);
+    run("lost-copy-banks", ctx, keepLostCopyBanks);
     run("merge", ctx, createOutputSections);
     run("function-banks", ctx, placeFunctionBanks);
     run("layout", ctx, layoutMemory);

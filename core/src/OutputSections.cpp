@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 namespace culd {
@@ -58,7 +59,9 @@ public:
     explicit Merger(Context &ctx) : ctx_(ctx) {}
 
     void add(InputSection &in) {
-        OutputSection *out = isPerFunction(in.kind) ? makeFor(in) : findOrMake(in);
+        OutputSection *out = isFunctionBank(in)     ? functionBank(in)
+                             : isPerFunction(in.kind) ? makeFor(in)
+                                                      : findOrMake(in);
         uint64_t offset = alignTo(out->size, in.alignment());
         out->pieces.push_back({&in, offset});
         out->size = offset + in.linkedSize();
@@ -105,8 +108,22 @@ private:
         return slot;
     }
 
+    // A device function's bank merged as it is (-r, or kept from a weak
+    // copy that lost: FunctionBanks.cpp) is one section, whatever number of
+    // inputs it takes.
+    static bool isFunctionBank(const InputSection &in) {
+        return in.kind == SectionKind::ConstantEntry && in.owner && !in.owner->isEntry();
+    }
+    OutputSection *functionBank(const InputSection &in) {
+        OutputSection *&slot = functionBanks_[{in.owner, in.bank}];
+        if (!slot)
+            slot = makeFor(in);
+        return slot;
+    }
+
     Context &ctx_;
     std::unordered_map<std::string_view, OutputSection *> byName_;
+    std::map<std::pair<const Symbol *, uint32_t>, OutputSection *> functionBanks_;
 };
 
 // nvlink processes a file's weak functions before its other sections, so
@@ -190,10 +207,18 @@ void createOutputSections(Context &ctx) {
     dropLosingReservedCopies(ctx);
     Merger merger(ctx);
     for (auto &file : ctx.files) {
+        std::vector<InputSection *> lostBanks;
         for (InputSection *s : mergeOrder(*file))
-            if ((isPerFunction(s->kind) || isMergedByName(s->kind)) &&
-                !isDeviceFunctionConstants(ctx, *s))
+            if (s->standsAlone)
+                lostBanks.push_back(s);
+            else if ((isPerFunction(s->kind) || isMergedByName(s->kind)) &&
+                     !isDeviceFunctionConstants(ctx, *s))
                 merger.add(*s);
+        // A kept bank of a weak copy that lost, standing alone, comes after
+        // the rest of its input (nvlink 13.0, sm_89: after the input's
+        // kernel banks, before a later input's).
+        for (InputSection *s : lostBanks)
+            merger.add(*s);
         // Without an input .nv_debug.shared, nvlink makes one once it has
         // merged the first file that refers to an extern __shared__ array
         // (after that file's .nv.global, before a later file's).

@@ -316,6 +316,10 @@ private:
                    (isReservedSmem(s) && ctx_.target.reservedSharedMemory());
         if (s.defined && s.section && (!s.section->isLive() || !s.section->out))
             return false;
+        // The symbols of a kept bank of a weak copy that lost go with the
+        // copy (nvlink 13.0 -r, sm_75-sm_89).
+        if (s.isLocal && s.defined && s.section && s.section->keptLostBank)
+            return false;
         if (s.isFunction() && s.defined && !s.live)
             return false;
         // An undefined symbol only live code referred to is gone with it.

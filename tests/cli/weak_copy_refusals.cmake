@@ -5,9 +5,14 @@
 #  * sm_100+: a weak copy replaced by a definition with other code; nvlink
 #    rebuilds its .debug_frame entry through the winner's Mercury code
 #    (corpus case 113-weak-replaced-frame-rows);
-#  * sm_75-sm_89: a weak copy with a constant bank that lost to an earlier
-#    copy; nvlink keeps the bank (corpus case 114-weak-lost-constant-bank).
-# The sm_90 links of both cases are ordinary corpus cases.
+#  * sm_75-sm_89, -r: a weak copy with a constant bank that a later
+#    definition replaced; nvlink keeps the bank's symbols at their input
+#    values, past the bank that stays.
+# And, as nvlink fails it ("Internal error: reference to deleted section"):
+#  * sm_75-sm_89, -r: a weak copy with a constant bank replaced by one
+#    without and no bank of a losing copy after it.
+# The final links of these inputs are ordinary corpus cases
+# (116-weak-copies-lost-banks, 118-weak-lost-banks-relocatable).
 cmake_minimum_required(VERSION 3.25) # IN_LIST in script mode
 string(REPLACE "," ";" PLUGINS "${PLUGINS}")
 set(work ${BINARY_DIR}/cli-weak-copy-refusals)
@@ -35,7 +40,10 @@ foreach(arch sm_100 sm_120)
     weak.cubin strong.cubin)
 endforeach()
 foreach(arch sm_75 sm_89)
-  expect_refusal(sm70 114-weak-lost-constant-bank ${arch}
-    "culd error : banked.cubin: section '.nv.constant2._Z4picki', the constant bank of a weak copy of 'pick(int)' that lost to an earlier definition, is kept by nvlink on ${arch} in a way culd does not model"
-    small.cubin banked.cubin)
+  expect_refusal(sm70 116-weak-copies-lost-banks ${arch}
+    "culd error : c.cubin: section '.nv.constant2._Z4picki', the constant bank of a weak copy of 'pick(int)' that a later definition replaced: nvlink keeps its symbols in a relocatable link on ${arch}, pointing into the bank that stays, which culd does not model"
+    -r c.cubin a.cubin)
+  expect_refusal(sm70 118-weak-lost-banks-relocatable ${arch}
+    "culd error : small.cubin: 'pick(int)' replaces a weak copy with a constant bank by one without: nvlink 13.0 fails such a relocatable link on ${arch} (Internal error: reference to deleted section)"
+    -r banked.cubin small.cubin)
 endforeach()

@@ -123,6 +123,12 @@ struct InputSection {
     InputSection *twin = nullptr;
     InputSection *shadow = nullptr;
     uint8_t mercuryKind = 0;
+    // A weak copy's constant bank kept although the copy lost to an earlier
+    // definition (sm_75-sm_89, keepLostCopyBanks): its `text` is then the
+    // final definition's code. `standsAlone`: written as a section of its
+    // own (.nv.constant<N>.<f>) rather than into the kernels' banks.
+    bool keptLostBank = false;
+    bool standsAlone = false;
     // Weak data definitions here that lost to an earlier definition.
     uint32_t supersededDefinitions = 0;
     // [begin, end) of those that lost to an earlier *weak* one, sorted:

@@ -1,0 +1,6 @@
+// pickB: sin(double) and expf, a 32-byte constant bank.
+inline __device__ __noinline__ int pickB(int x) {
+    float f[8];
+    for (int i = 0; i < 8; ++i) f[i] = x * i + threadIdx.x;
+    return (int)(f[x & 7] * f[(x + 3) & 7] + sin((double)f[2]) + expf(f[1]));
+}

@@ -1,0 +1,9 @@
+// A later weak copy of pick with a constant bank (sinf): it loses to
+// small.cu's, which has none.
+inline __device__ __noinline__ int pick(int x) {
+    float f[8];
+    for (int i = 0; i < 8; ++i)
+        f[i] = x * i + threadIdx.x;
+    return (int)(f[x & 7] * f[(x + 3) & 7] + sinf(f[2]));
+}
+__global__ void k_banked(int *p) { p[threadIdx.x] = pick(p[threadIdx.x]); }

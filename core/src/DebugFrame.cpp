@@ -18,9 +18,9 @@
 //    rebuilt from its Mercury frame: the Mercury CIE verbatim instead of
 //    its CIE, and an FDE of the location, the Mercury address range and
 //    four zero bytes (docs/nvlink-findings.md, "Blackwell"); unless the
-//    replaced copy has a stack frame: then its entry goes and the winner's
-//    stays as compiled (replacedFrameDropped, also for a copy that replaced
-//    such a copy itself).
+//    replaced copy's code refers to other symbols: then its entry goes and
+//    the winner's stays as compiled (replacedFrameDropped, also for a copy
+//    that replaced such a copy itself).
 // Elsewhere (sm_50..sm_90) the section is linked whole and the addend is
 // applied as it is, even where it misses the CIE.
 #include "culd/DebugFrame.h"

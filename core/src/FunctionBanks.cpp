@@ -204,6 +204,8 @@ public:
 
     void run() {
         collect();
+        if (ctx_.opts.relocatable)
+            refuseLosingKernels();
         for (const auto &[f, bank] : functionBanks_)
             replay(*f, bank);
     }
@@ -211,15 +213,18 @@ public:
 private:
     enum class Opened { No, ByWinner, ByLoser };
 
-    // Each device function's copies (their code) and the banks they carry.
+    // Each function's copies (their code) and the banks they carry: a
+    // device function's, and a kernel's other than its parameters' (bank 0
+    // stays the final definition's alone).
     void collect() {
         for (auto &file : ctx_.files)
             for (InputSection *s : file->sections) {
-                if (!s || !s->owner || s->owner->isEntry())
+                if (!s || !s->owner)
                     continue;
                 if (s->kind == SectionKind::Text)
                     copies_[s->owner].push_back(s);
-                else if (s->kind == SectionKind::ConstantEntry && s->text) {
+                else if (s->kind == SectionKind::ConstantEntry && s->text &&
+                         !(s->owner->isEntry() && s->bank == 0)) {
                     banks_[s->text].push_back(s);
                     if (seen_.insert({s->owner, s->bank}).second)
                         functionBanks_.emplace_back(s->owner, s->bank);
@@ -268,6 +273,22 @@ private:
                                            "replaces the one it lost to");
             h.kept.push_back(b);
         }
+    }
+
+    // Under -r nvlink keeps the parameter symbols (_param) of a kernel copy
+    // that lost, pointing into the winner's parameter bank (sm_89: every
+    // -r link of a matrix of weak template kernels with a losing copy).
+    void refuseLosingKernels() const {
+        for (auto &file : ctx_.files)
+            for (const InputSection *code : file->sections)
+                if (code && code->kind == SectionKind::Text && code->owner &&
+                    code->owner->isEntry() && code->lostToEarlier)
+                    throw FatalError(file->name() + ": kernel '" +
+                                     demangleForMessage(code->owner->name) +
+                                     "', a weak copy that lost to an earlier definition: in a "
+                                     "relocatable link on " + ctx_.target.name() +
+                                     " nvlink keeps its parameter symbols in the winner's "
+                                     "parameter bank, which culd does not model");
     }
 
     void refuseRelocatable(const Symbol &f, const History &h) const {

@@ -108,11 +108,11 @@ private:
         return slot;
     }
 
-    // A device function's bank merged as it is (-r, or kept from a weak
-    // copy that lost: FunctionBanks.cpp) is one section, whatever number of
-    // inputs it takes.
+    // A function's bank merged as it is (a kernel's, or a device function's
+    // under -r or kept from a weak copy that lost: FunctionBanks.cpp) is one
+    // section, whatever number of inputs it takes.
     static bool isFunctionBank(const InputSection &in) {
-        return in.kind == SectionKind::ConstantEntry && in.owner && !in.owner->isEntry();
+        return in.kind == SectionKind::ConstantEntry && in.owner;
     }
     OutputSection *functionBank(const InputSection &in) {
         OutputSection *&slot = functionBanks_[{in.owner, in.bank}];

@@ -168,7 +168,7 @@ private:
         // removed later. Its .debug_info and .debug_loc relocations stay, now
         // naming the winner. (One that was replaced by a later definition had
         // all its relocations merged already; nvlink keeps them, on sm_90+
-        // unless it has a stack frame: see descriptionDropped.)
+        // unless its code refers to other symbols: see descriptionDropped.)
         const InputSection &role = target.twin ? *target.twin : target;
         if (role.kind == SectionKind::Debug && describesFunctionsOneByOne(role) &&
             descriptionDropped(file, r.symbol, *sym))

@@ -89,15 +89,10 @@ bool descriptionDropped(const ObjectFile &file, uint32_t symbolIndex, const Symb
     return es.type() == STT_FUNC && own && !es.isUndefined() && own->replacedFrameDropped;
 }
 
-bool hasStackFrame(const InputSection &text) {
-    const uint32_t symbolIndex = text.header->infoIndex();
-    for (const InputSection *s : text.file->sections) {
-        if (!s || s->kind != SectionKind::NvInfo)
-            continue;
-        for (const NvInfoRecord &r : parseNvInfo(s->bytes(), {text.file->name(), s->name()}))
-            if (r.code == EIATTR_FRAME_SIZE && r.wordCount() >= 2 && r.word(0) == symbolIndex)
-                return r.word(1) != 0;
-    }
+bool hasReferences(const InputSection &text) {
+    for (const auto &[relocHeader, target] : text.file->relocSections)
+        if (target == &text && relocHeader->size)
+            return true;
     return false;
 }
 
@@ -302,11 +297,14 @@ private:
             s.section->kind == SectionKind::Text) {
             section->replacedCopy = s.section;
             s.section->replacedLater = true;
-            // A copy that replaced one with a stack frame counts as one with a
-            // frame (nvlink 13.0 on sm_90+: 111-weak-replaced-chain).
+            // Whether the replaced copy's frame description goes is decided
+            // by its references, not its frame (nvlink 13.0, sm_90+: a leaf
+            // with a 0x108-byte frame keeps it, a kernel without a frame that
+            // calls a function or reads sinf's table loses it); a copy that
+            // replaced such a copy counts as one (111-weak-replaced-chain).
             s.section->replacedFrameDropped =
                 ctx_.target.replacedFramesDropped() &&
-                (hasStackFrame(*s.section) ||
+                (hasReferences(*s.section) ||
                  (s.section->replacedCopy && s.section->replacedCopy->replacedFrameDropped));
         }
         bool addressTaken = s.other & 0x08;

@@ -8,11 +8,14 @@
 #  * sm_75-sm_89, -r: a weak copy with a constant bank that a later
 #    definition replaced; nvlink keeps the bank's symbols at their input
 #    values, past the bank that stays.
+#  * sm_75-sm_89, -r: a weak kernel copy that lost; nvlink keeps its
+#    parameter symbols in the winner's parameter bank.
 # And, as nvlink fails it ("Internal error: reference to deleted section"):
 #  * sm_75-sm_89, -r: a weak copy with a constant bank replaced by one
 #    without and no bank of a losing copy after it.
 # The final links of these inputs are ordinary corpus cases
-# (116-weak-copies-lost-banks, 118-weak-lost-banks-relocatable).
+# (116-weak-copies-lost-banks, 118-weak-lost-banks-relocatable,
+# 121-weak-kernel-lost-banks).
 cmake_minimum_required(VERSION 3.25) # IN_LIST in script mode
 string(REPLACE "," ";" PLUGINS "${PLUGINS}")
 set(work ${BINARY_DIR}/cli-weak-copy-refusals)
@@ -46,4 +49,7 @@ foreach(arch sm_75 sm_89)
   expect_refusal(sm70 118-weak-lost-banks-relocatable ${arch}
     "culd error : small.cubin: 'pick(int)' replaces a weak copy with a constant bank by one without: nvlink 13.0 fails such a relocatable link on ${arch} (Internal error: reference to deleted section)"
     -r banked.cubin small.cubin)
+  expect_refusal(sm70 121-weak-kernel-lost-banks ${arch}
+    "culd error : b.cubin: kernel 'void scale<float>(float *, float)', a weak copy that lost to an earlier definition: in a relocatable link on ${arch} nvlink keeps its parameter symbols in the winner's parameter bank, which culd does not model"
+    -r a.cubin b.cubin)
 endforeach()

@@ -109,8 +109,9 @@ struct InputSection {
     InputSection *replacedCopy = nullptr;
     bool replacedLater = false;
     // A replaced copy whose frame nvlink drops with its other descriptions
-    // (CULD_ARCH_F_REPLACED_FRAMES_DROPPED and a stack frame, or it replaced
-    // such a copy itself; set at resolution, see descriptionDropped).
+    // (CULD_ARCH_F_REPLACED_FRAMES_DROPPED and code that refers to other
+    // symbols, or it replaced such a copy itself; set at resolution, see
+    // descriptionDropped).
     bool replacedFrameDropped = false;
     // False when dead-code elimination found no root reaching it, also in a
     // debug link, which keeps such code but still excuses its undefined

@@ -138,15 +138,15 @@ bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex, const
 
 // Whether nvlink drops what describes `file`'s copy of `sym` (its frame and
 // line-table entries): a copy that lost to an earlier definition, and on
-// targets with CULD_ARCH_F_REPLACED_FRAMES_DROPPED a function's copy with a
-// stack frame that a later definition replaced (corpus case
-// 110-weak-replaced-with-frame), or one that had replaced such a copy
-// (111-weak-replaced-chain).
+// targets with CULD_ARCH_F_REPLACED_FRAMES_DROPPED a function's copy whose
+// code refers to other symbols that a later definition replaced (corpus
+// cases 110-weak-replaced-with-frame, 119-weak-replaced-references), or one
+// that had replaced such a copy (111-weak-replaced-chain).
 bool descriptionDropped(const ObjectFile &file, uint32_t symbolIndex, const Symbol &sym);
 
-// A function's code has a stack frame: EIATTR_FRAME_SIZE of its symbol in
-// its file's .nv.info is not 0.
-bool hasStackFrame(const InputSection &text);
+// A function's code refers to other symbols: a relocation applies to it (a
+// call, the address of data, such as sinf's __cudart_i2opi_f table).
+bool hasReferences(const InputSection &text);
 
 // Whether what `sym` names is not in the output: a function removed as
 // dead, or anything whose section was dropped.

@@ -220,14 +220,14 @@ enum {
     /* A shared-memory window that holds no variable (only the reservation
      * and dynamic shared memory) gets no section symbol. ABI 2.2. */
     CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED = 1u << 12,
-    /* A function's copy with a stack frame that a later definition replaced
-     * counts as one that lost: what describes it (its .debug_frame entry
-     * and that entry's relocations) goes. ABI 2.6. */
+    /* A function's copy whose code refers to other symbols (a call, data)
+     * that a later definition replaced counts as one that lost: what
+     * describes it (its .debug_frame entry and that entry's relocations)
+     * goes. ABI 2.6. */
     CULD_ARCH_F_REPLACED_FRAMES_DROPPED = 1u << 13,
     /* The per-function constant bank (.nv.constant2.<f>) of a weak copy
      * that lost to an earlier definition goes with its code. Without it,
-     * the core refuses such a copy (nvlink up to sm_89 keeps the bank
-     * somewhere the core does not model). ABI 2.7. */
+     * the core keeps the bank as nvlink up to sm_89 does. ABI 2.7. */
     CULD_ARCH_F_LOST_COPY_BANKS_DROPPED = 1u << 14
 };
 

@@ -87,6 +87,14 @@ public:
                     needed = true;
             if (!needed)
                 continue;
+            // nvlink -r takes libcudadevrt's EXTERNS, prototypes and its
+            // .nv.ptx.const0.size in ways culd does not model yet (a
+            // kernel launching another one, sm_90: the kernel's EXTERNS
+            // list every memcpy/memset_3d_device kernel, the prototypes of
+            // every __cudaCDP2 entry point).
+            if (ctx_.opts.relocatable)
+                throw FatalError(d.file->name() + ": linking the device runtime library into a "
+                                                  "relocatable link (-r) is not supported yet");
             spdlog::debug("linking {} (needed)", d.file->name());
             ctx_.hostModules.push_back(std::move(d.module));
             ctx_.files.push_back(std::move(d.file));

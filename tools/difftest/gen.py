@@ -105,14 +105,18 @@ def feat_xcall(it):
 
 
 def feat_template(it):
-    """The same template function instantiated in several units (weak definitions)."""
+    """The same template function instantiated in several units (weak definitions),
+    sometimes calling the math library: sinf gives each copy a constant bank,
+    sin(double) a call to its unit's local slow path."""
     p, k = it.p, it.consts(2)
     types = ["int", "float", "double", "unsigned"]
-    for u in it.units:
-        u.add("template <typename T>\n__device__ __noinline__ T %stw(T x)\n{\n    return x * (T)%d + (T)%d;\n}"
-              % (p, k[0], k[1]))
-        used = it.rng.sample(types, it.rng.randint(1, 3))
-        body = "\n".join("out[i] += (int)%stw<%s>((%s)out[i]);" % (p, t, t) for t in used)
+    used = [it.rng.sample(types, it.rng.randint(1, 3)) for _ in it.units]
+    math = it.rng.choice(["", "", "sinf", "sin"])
+    extra = {"": "", "sinf": " + (T)sinf((float)x)", "sin": " + (T)sin((double)x)"}[math]
+    for u, types_used in zip(it.units, used):
+        u.add("template <typename T>\n__device__ __noinline__ T %stw(T x)\n{\n    return x * (T)%d + (T)%d%s;\n}"
+              % (p, k[0], k[1], extra))
+        body = "\n".join("out[i] += (int)%stw<%s>((%s)out[i]);" % (p, t, t) for t in types_used)
         it.kernel(u, "%skern%d" % (p, u.index), body)
 
 

@@ -1,0 +1,25 @@
+# Relocatable links (-r) culd does not model yet are refused, naming what,
+# with a non-zero exit and no output, rather than written different from
+# nvlink's (this one was, exit 0, before the refusal): libcudadevrt's
+# device runtime pulled into a -r link (a kernel launching a kernel: nvlink
+# lists every memcpy/memset_3d_device kernel in the launching kernel's
+# EXTERNS, writes the prototypes of every __cudaCDP2 entry point and sets
+# .nv.ptx.const0.size's symbol value, sm_89-sm_120).
+cmake_minimum_required(VERSION 3.25)
+set(dir ${SOURCE_DIR}/tests/host-fixtures/02-dynamic-parallelism/sm_90)
+set(out ${BINARY_DIR}/cli-relocatable-refusals.cubin)
+file(REMOVE ${out})
+execute_process(COMMAND ${CULD} -arch=sm_90 -r child.o parent.o
+    -L${SOURCE_DIR}/tests/host-fixtures/lib -lcudadevrt -o ${out}
+  WORKING_DIRECTORY ${dir} RESULT_VARIABLE rc ERROR_VARIABLE se)
+set(expected "libcudadevrt.a:cuda_device_runtime.o: linking the device runtime library into a relocatable link (-r) is not supported yet")
+string(FIND "${se}" "${expected}" at)
+if(rc EQUAL 0 OR at EQUAL -1 OR EXISTS ${out})
+  message(FATAL_ERROR "expected a refusal with '${expected}', got exit ${rc}, stderr:\n${se}")
+endif()
+# Without the device runtime's code the same inputs link under -r.
+execute_process(COMMAND ${CULD} -arch=sm_90 -r child.o -o ${out}
+  WORKING_DIRECTORY ${dir} RESULT_VARIABLE rc ERROR_VARIABLE se)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${out})
+  message(FATAL_ERROR "-r child.o: exit ${rc}, stderr:\n${se}")
+endif()

@@ -20,8 +20,9 @@
 // A function's bank can hold several input sections (the banks of weak
 // copies that lost, kept up to sm_89, keepLostCopyBanks): they stay
 // together, in input order, each at its alignment, and are placed where
-// the last of them comes in that reverse order (nvlink 13.0, sm_89: a kernel
-// reaching two such functions).
+// the first of them (the final definition's, or the first copy's that
+// lost) comes in that reverse order (nvlink 13.0, sm_89: difftest seed
+// 60018, four template instances reached by two kernels).
 // Relocations into a function's constants (R_CUDA_CONST_FIELD*) then
 // resolve to that one offset. A section no live kernel reaches is written
 // nowhere, its relocations resolved as if it were at offset 0.
@@ -56,7 +57,7 @@ public:
             markReached(kernel);
         for (auto it = sections_.rbegin(); it != sections_.rend(); ++it) {
             const std::vector<InputSection *> &unit = units_[{(*it)->owner, (*it)->bank}];
-            if (unit.back() == *it)
+            if (unit.front() == *it)
                 place(unit);
         }
     }

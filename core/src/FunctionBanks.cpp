@@ -270,8 +270,8 @@ private:
             if (h.opened == Opened::No)
                 h.opened = won ? Opened::ByWinner : Opened::ByLoser;
             else if (won && h.opened == Opened::ByLoser)
-                refuse(f, *h.kept.front(), "a later definition with a bank of its own "
-                                           "replaces the one it lost to");
+                refuse(f, *b, "a later definition with a bank of its own replaces the "
+                              "one a copy with a bank lost to");
             h.kept.push_back(b);
         }
     }

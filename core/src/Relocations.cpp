@@ -209,6 +209,12 @@ private:
         culd_target_kind kind = targetKind(*sym);
         bool apply = desc->resolver == CULD_RESOLVE_LINKER ||
                      (desc->resolver == CULD_RESOLVE_EITHER && resolvedAtLinkTime(kind));
+        // Under -r a weak __constant__ variable (C++17 `inline __constant__`)
+        // may still be replaced: nvlink leaves the references to it for the
+        // final link (sm_89, sm_90, sm_120).
+        if (apply && ctx_.opts.relocatable && kind == CULD_TARGET_CONSTANT &&
+            sym->binding == STB_WEAK && !sym->isLocal)
+            apply = false;
         // A capsule (CULD_MERC_CODE) is not the linker's to patch: its
         // relocations address the code the finaliser expands it to, and
         // nvlink drops what it resolves there.

@@ -162,8 +162,10 @@ void linkOnce(const Options &opts, const Target &target,
     // lose their fence placeholders) moves what addresses it.
     run("rewrite-code", ctx, rewriteCode);
     run("debug-frame", ctx, linkFramesByEntry);
+    run("debug-line", ctx, linkLineTablesBySequence);
     run("lost-copy-banks", ctx, keepLostCopyBanks);
     run("merge", ctx, createOutputSections);
+    run("debug-line-strings", ctx, moveLineTableStrings);
     run("function-banks", ctx, placeFunctionBanks);
     run("layout", ctx, layoutMemory);
     // The Mercury twins of what was placed go where their twins went.

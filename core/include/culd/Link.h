@@ -68,6 +68,8 @@ void warnUnboundedStacks(Context &ctx);    // CallGraphAnalysis.cpp (recursion: 
 // Targets that rebuild .debug_frame: which of its entries each input keeps.
 void rewriteCode(Context &ctx);            // CodeRewrite.cpp (the plugin's rewrite_code)
 void linkFramesByEntry(Context &ctx);     // DebugFrame.cpp
+void linkLineTablesBySequence(Context &ctx); // DebugLine.cpp (the same targets)
+void moveLineTableStrings(Context &ctx);   // DebugLine.cpp (after merge)
 // Which constant banks of weak copies that lost stay (sm_75-sm_89).
 void keepLostCopyBanks(Context &ctx);      // FunctionBanks.cpp
 void createOutputSections(Context &ctx);   // OutputSections.cpp

@@ -1,0 +1,271 @@
+// Line tables (.debug_line, .nv_debug_line_sass) linked sequence by
+// sequence, for the targets that link .debug_frame entry by entry
+// (CULD_ARCH_F_FRAME_BY_ENTRY: nvlink 13.0 on sm_100+). There nvlink drops
+// the line-number sequence of a function the output does not carry
+// (removed as dead, or a weak copy that lost) -- from the first opcode
+// after the previous DW_LNE_end_sequence through its own -- and shortens
+// the unit_length of its unit to match (measured on -lineinfo links,
+// docs/nvlink-findings.md "Line tables"); and the offset into .debug_str
+// that some units hold after their file table moves with the input's
+// .debug_str (moveLineTableStrings). Elsewhere (sm_50..sm_90) the sections
+// are linked whole. A sequence's function is the one its
+// DW_LNE_set_address relocation names.
+#include "culd/Bytes.h"
+#include "culd/Context.h"
+#include "culd/Diagnostics.h"
+#include "culd/Hex.h"
+#include "culd/Link.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace culd {
+
+using namespace elf;
+
+namespace {
+
+constexpr uint8_t kExtendedOpcode = 0;
+constexpr uint8_t kEndSequence = 1;    // DW_LNE_end_sequence
+constexpr uint8_t kSetAddress = 2;     // DW_LNE_set_address
+constexpr uint8_t kFixedAdvancePc = 9; // DW_LNS_fixed_advance_pc: a u16 operand
+
+// One line-number sequence: [begin, end) of the section, and where its
+// DW_LNE_set_address operand is (UINT64_MAX: none).
+struct Sequence {
+    uint64_t begin = 0, end = 0, address = UINT64_MAX;
+};
+
+// One unit of a line-table section: where its unit_length is, its end, its
+// sequences, and the 4-byte field some sm_100+ units carry after their file
+// table, inside the header (UINT64_MAX: none).
+struct LineUnit {
+    uint64_t lengthField = 0, end = 0;
+    std::vector<Sequence> sequences;
+    uint64_t stringField = UINT64_MAX;
+};
+
+class LineReader {
+public:
+    LineReader(ByteView bytes, std::string where) : bytes_(bytes), where_(std::move(where)) {}
+
+    std::vector<LineUnit> units() {
+        std::vector<LineUnit> out;
+        for (uint64_t at = 0; at < bytes_.size;)
+            out.push_back(unit(at, at));
+        return out;
+    }
+
+private:
+    LineUnit unit(uint64_t start, uint64_t &at) {
+        LineUnit u;
+        u.lengthField = start;
+        uint64_t length = read(at, 4);
+        if (length == 0xFFFFFFFFu)
+            fail(start, "is in the 64-bit DWARF form, which culd does not link sequence by sequence");
+        u.end = at + length;
+        if (length > bytes_.size - at)
+            fail(start, "runs past the end of the section");
+        read(at, 2); // version
+        uint64_t headerLength = read(at, 4);
+        if (at > u.end || headerLength > u.end - at || headerLength < 5)
+            fail(start, "has a header past its end");
+        uint64_t program = at + headerLength;
+        at += 4; // min_inst_length, default_is_stmt, line_base, line_range
+        uint8_t opcodeBase = static_cast<uint8_t>(read(at, 1));
+        if (opcodeBase == 0 || opcodeBase - 1u > program - at)
+            fail(start, "has a bad opcode_base");
+        std::vector<uint8_t> operands(bytes_.data + at, bytes_.data + at + opcodeBase - 1);
+        at += opcodeBase - 1u;
+        uint64_t tables = tablesEnd(start, at, program);
+        if (program - tables == 4)
+            u.stringField = tables;
+        else if (program != tables)
+            fail(start, "has " + std::to_string(program - tables) +
+                            " bytes after its file table, which culd does not know");
+        at = program;
+        Sequence seq{at, at};
+        while (at < u.end) {
+            uint8_t op = static_cast<uint8_t>(readIn(at, 1, u.end));
+            if (op == kExtendedOpcode) {
+                uint64_t len = uleb(at, u.end);
+                if (len == 0 || len > u.end - at)
+                    fail(at, "has an extended opcode past the end of its unit");
+                uint8_t sub = bytes_.data[at];
+                if (sub == kSetAddress && seq.address == UINT64_MAX)
+                    seq.address = at + 1;
+                at += len;
+                if (sub == kEndSequence) {
+                    seq.end = at;
+                    u.sequences.push_back(seq);
+                    seq = Sequence{at, at};
+                }
+            } else if (op == kFixedAdvancePc) {
+                readIn(at, 2, u.end);
+            } else if (op < opcodeBase) {
+                for (uint8_t k = 0; k < operands[op - 1]; ++k)
+                    uleb(at, u.end);
+            }
+        }
+        at = u.end;
+        return u;
+    }
+
+    // Past the include directories (strings, then an empty one) and the
+    // file names (a string and three ULEB128s each, then a 0 byte).
+    uint64_t tablesEnd(uint64_t start, uint64_t at, uint64_t program) {
+        while (string(start, at, program))
+            ;
+        while (string(start, at, program))
+            for (int k = 0; k < 3; ++k)
+                uleb(at, program);
+        return at;
+    }
+    // Skips a NUL-terminated string; false when it was the empty one.
+    bool string(uint64_t start, uint64_t &at, uint64_t end) {
+        uint64_t from = at;
+        while (at < end && bytes_.data[at] != 0)
+            ++at;
+        if (at == end)
+            fail(start, "has a header table past the header");
+        ++at;
+        return at - from > 1;
+    }
+
+    uint64_t read(uint64_t &at, unsigned width) { return readIn(at, width, bytes_.size); }
+    uint64_t readIn(uint64_t &at, unsigned width, uint64_t end) {
+        if (width > end - at || at > end)
+            fail(at, "runs past the end of its unit");
+        uint64_t v = readLittle(bytes_.data + at, width);
+        at += width;
+        return v;
+    }
+    uint64_t uleb(uint64_t &at, uint64_t end) {
+        uint64_t v = 0;
+        for (unsigned shift = 0;; shift += 7) {
+            uint8_t b = static_cast<uint8_t>(readIn(at, 1, end));
+            if (shift < 64)
+                v |= uint64_t(b & 0x7f) << shift;
+            if (!(b & 0x80))
+                return v;
+        }
+    }
+    [[noreturn]] void fail(uint64_t at, const std::string &what) const {
+        throw FatalError(where_ + ": the line-number unit at offset " + hex(at) + " " + what);
+    }
+
+    ByteView bytes_;
+    std::string where_;
+};
+
+bool isLineTable(const InputSection &s) {
+    return s.name() == ".debug_line" || s.name() == ".nv_debug_line_sass";
+}
+
+class LineLinker {
+public:
+    explicit LineLinker(Context &ctx) : ctx_(ctx) {}
+
+    void link(ObjectFile &file) {
+        for (const auto &[relocHeader, target] : file.relocSections)
+            if (target && target->isLive() && isLineTable(*target))
+                layOut(file, *target, *relocHeader);
+    }
+
+private:
+    void layOut(ObjectFile &file, InputSection &table, const ElfSection &relocs) {
+        std::string where = file.name() + ": section '" + std::string(table.name()) + "'";
+        std::unordered_map<uint64_t, uint32_t> functionAt;
+        for (const ElfReloc &r : file.elf().relocations(relocs))
+            if (r.symbol < file.symbols.size() && file.symbols[r.symbol] &&
+                file.symbols[r.symbol]->isFunction())
+                functionAt.emplace(r.offset, r.symbol);
+        std::vector<LineUnit> units = LineReader(table.bytes(), where).units();
+
+        RecordLayout layout;
+        std::vector<FieldPatch> lengths;
+        uint64_t linked = 0, from = 0;
+        auto keepUpTo = [&](uint64_t to) {
+            if (to > from)
+                layout.kept.push_back({from, to, linked, 0});
+            linked += to - from;
+        };
+        for (const LineUnit &u : units) {
+            uint64_t dropped = 0;
+            for (const Sequence &s : u.sequences) {
+                auto fn = functionAt.find(s.address);
+                if (fn == functionAt.end() || !functionGone(file, fn->second))
+                    continue;
+                keepUpTo(s.begin);
+                from = s.end;
+                dropped += s.end - s.begin;
+            }
+            if (dropped)
+                lengths.push_back({u.lengthField,
+                                   readLittle(table.bytes().data + u.lengthField, 4) - dropped, 4});
+        }
+        if (lengths.empty())
+            return;
+        if (table.records.active || !table.patches.empty())
+            throw FatalError(where + ": its line sequences and its fields are both rewritten, "
+                                     "which culd does not support");
+        keepUpTo(table.size());
+        layout.active = true;
+        layout.linkedSize = linked;
+        table.records = std::move(layout);
+        table.patches = std::move(lengths);
+    }
+
+    // The function a sequence describes is not in the output: its copy
+    // lost to an earlier definition, or the winner was removed.
+    static bool functionGone(const ObjectFile &file, uint32_t symbolIndex) {
+        const Symbol &sym = *file.symbols[symbolIndex];
+        return descriptionDropped(file, symbolIndex, sym) || isRemovedFromOutput(sym);
+    }
+
+    Context &ctx_;
+};
+
+// The field after a unit's file table is an offset into its input's
+// .debug_str, which nvlink moves with that input's piece of the output's
+// (no relocation says so: 0 became 0x32 behind an earlier input's 50-byte
+// .debug_str, difftest seeds 61014, 61026).
+void moveLineStrings(ObjectFile &file, InputSection &table) {
+    const InputSection *strings = nullptr;
+    for (const InputSection *s : file.sections)
+        if (s && s->isLive() && s->name() == ".debug_str" && s->out)
+            strings = s;
+    std::string where = file.name() + ": section '" + std::string(table.name()) + "'";
+    for (const LineUnit &u : LineReader(table.bytes(), where).units()) {
+        if (u.stringField == UINT64_MAX)
+            continue;
+        if (!strings)
+            throw FatalError(where + ": the line-number unit at offset " + hex(u.lengthField) +
+                             " refers to a .debug_str its input does not have");
+        uint64_t value = readLittle(table.bytes().data + u.stringField, 4) + strings->outOffset;
+        table.patches.push_back({u.stringField, value, 4});
+    }
+    std::sort(table.patches.begin(), table.patches.end(),
+              [](const FieldPatch &a, const FieldPatch &b) { return a.offset < b.offset; });
+}
+
+} // namespace
+
+void moveLineTableStrings(Context &ctx) {
+    if (!ctx.target.linksFrameByEntry())
+        return;
+    for (auto &file : ctx.files)
+        for (InputSection *s : file->sections)
+            if (s && s->isLive() && s->out && s->name() == ".debug_line")
+                moveLineStrings(*file, *s);
+}
+
+void linkLineTablesBySequence(Context &ctx) {
+    if (!ctx.target.linksFrameByEntry())
+        return;
+    LineLinker linker(ctx);
+    for (auto &file : ctx.files)
+        linker.link(*file);
+}
+
+} // namespace culd

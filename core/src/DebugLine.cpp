@@ -164,8 +164,6 @@ bool isLineTable(const InputSection &s) {
 
 class LineLinker {
 public:
-    explicit LineLinker(Context &ctx) : ctx_(ctx) {}
-
     void link(ObjectFile &file) {
         for (const auto &[relocHeader, target] : file.relocSections)
             if (target && target->isLive() && isLineTable(*target))
@@ -222,8 +220,6 @@ private:
         const Symbol &sym = *file.symbols[symbolIndex];
         return descriptionDropped(file, symbolIndex, sym) || isRemovedFromOutput(sym);
     }
-
-    Context &ctx_;
 };
 
 // The field after a unit's file table is an offset into its input's
@@ -263,7 +259,7 @@ void moveLineTableStrings(Context &ctx) {
 void linkLineTablesBySequence(Context &ctx) {
     if (!ctx.target.linksFrameByEntry())
         return;
-    LineLinker linker(ctx);
+    LineLinker linker;
     for (auto &file : ctx.files)
         linker.link(*file);
 }

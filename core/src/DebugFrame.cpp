@@ -215,7 +215,7 @@ private:
             cieOf[i] = cie;
             cieHasFde = true;
             auto fn = functionAt.find(e.locationField);
-            keep[i] = fn == functionAt.end() || !functionGone(file, fn->second);
+            keep[i] = fn == functionAt.end() || !describedFunctionGone(file, fn->second);
             cieHasKeptFde |= keep[i];
         }
         closeCie();
@@ -391,13 +391,6 @@ private:
     }
     static constexpr uint64_t kWideHeader = 12;
     static constexpr uint64_t kAddressSize = 8;
-
-    // The function an FDE describes is not in the output: its copy lost to
-    // an earlier definition, or the winner was removed.
-    bool functionGone(const ObjectFile &file, uint32_t symbolIndex) const {
-        const Symbol &sym = *file.symbols[symbolIndex];
-        return descriptionDropped(file, symbolIndex, sym) || isRemovedFromOutput(sym);
-    }
 
     Context &ctx_;
     std::unordered_map<const InputSection *, FrameSection> parsed_;

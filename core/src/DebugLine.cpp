@@ -192,7 +192,7 @@ private:
             uint64_t dropped = 0;
             for (const Sequence &s : u.sequences) {
                 auto fn = functionAt.find(s.address);
-                if (fn == functionAt.end() || !functionGone(file, fn->second))
+                if (fn == functionAt.end() || !describedFunctionGone(file, fn->second))
                     continue;
                 keepUpTo(s.begin);
                 from = s.end;
@@ -212,13 +212,6 @@ private:
         layout.linkedSize = linked;
         table.records = std::move(layout);
         table.patches = std::move(lengths);
-    }
-
-    // The function a sequence describes is not in the output: its copy
-    // lost to an earlier definition, or the winner was removed.
-    static bool functionGone(const ObjectFile &file, uint32_t symbolIndex) {
-        const Symbol &sym = *file.symbols[symbolIndex];
-        return descriptionDropped(file, symbolIndex, sym) || isRemovedFromOutput(sym);
     }
 };
 

@@ -89,6 +89,11 @@ bool descriptionDropped(const ObjectFile &file, uint32_t symbolIndex, const Symb
     return es.type() == STT_FUNC && own && !es.isUndefined() && own->replacedFrameDropped;
 }
 
+bool describedFunctionGone(const ObjectFile &file, uint32_t symbolIndex) {
+    const Symbol &sym = *file.symbols[symbolIndex];
+    return descriptionDropped(file, symbolIndex, sym) || isRemovedFromOutput(sym);
+}
+
 bool hasReferences(const InputSection &text) {
     for (const auto &[relocHeader, target] : text.file->relocSections)
         if (target == &text && relocHeader->size)

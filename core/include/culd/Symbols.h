@@ -143,6 +143,9 @@ bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex, const
 // cases 110-weak-replaced-with-frame, 119-weak-replaced-references), or one
 // that had replaced such a copy (111-weak-replaced-chain).
 bool descriptionDropped(const ObjectFile &file, uint32_t symbolIndex, const Symbol &sym);
+// The function that `file`'s symbol names is not in the output as that
+// file's copy: its description goes (above), or the function was removed.
+bool describedFunctionGone(const ObjectFile &file, uint32_t symbolIndex);
 
 // A function's code refers to other symbols: a relocation applies to it (a
 // call, the address of data, such as sinf's __cudart_i2opi_f table).

@@ -80,6 +80,16 @@ std::vector<FrameEntry> parseFrameEntries(ByteView bytes, const std::string &whe
     return entries;
 }
 
+std::unordered_map<uint64_t, uint32_t> functionsByRelocatedOffset(const ObjectFile &file,
+                                                                  const ElfSection &relocs) {
+    std::unordered_map<uint64_t, uint32_t> functionAt;
+    for (const ElfReloc &r : file.elf().relocations(relocs))
+        if (r.symbol < file.symbols.size() && file.symbols[r.symbol] &&
+            file.symbols[r.symbol]->isFunction())
+            functionAt.emplace(r.offset, r.symbol);
+    return functionAt;
+}
+
 std::optional<uint64_t> RecordLayout::linkedOffset(uint64_t inputOffset) const {
     auto it = std::upper_bound(kept.begin(), kept.end(), inputOffset,
                                [](uint64_t off, const Range &r) { return off < r.begin; });
@@ -115,10 +125,7 @@ FrameSection readFrameSection(const ObjectFile &file, const InputSection &frame,
     f.entries = parseFrameEntries(frame.bytes(), file.name() + ": section '" +
                                                      std::string(frame.name()) + "'");
     if (relocs)
-        for (const ElfReloc &r : file.elf().relocations(*relocs))
-            if (r.symbol < file.symbols.size() && file.symbols[r.symbol] &&
-                file.symbols[r.symbol]->isFunction())
-                f.functionAt.emplace(r.offset, r.symbol);
+        f.functionAt = functionsByRelocatedOffset(file, *relocs);
     return f;
 }
 

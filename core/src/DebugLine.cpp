@@ -12,6 +12,7 @@
 // DW_LNE_set_address relocation names.
 #include "culd/Bytes.h"
 #include "culd/Context.h"
+#include "culd/DebugFrame.h"
 #include "culd/Diagnostics.h"
 #include "culd/Hex.h"
 #include "culd/Link.h"
@@ -162,58 +163,47 @@ bool isLineTable(const InputSection &s) {
     return s.name() == ".debug_line" || s.name() == ".nv_debug_line_sass";
 }
 
-class LineLinker {
-public:
-    void link(ObjectFile &file) {
-        for (const auto &[relocHeader, target] : file.relocSections)
-            if (target && target->isLive() && isLineTable(*target))
-                layOut(file, *target, *relocHeader);
-    }
+// Drops the sequences of functions the output does not carry from one
+// line table, and shortens their units.
+void dropGoneSequences(ObjectFile &file, InputSection &table, const ElfSection &relocs) {
+    std::string where = file.name() + ": section '" + std::string(table.name()) + "'";
+    const std::unordered_map<uint64_t, uint32_t> functionAt =
+        functionsByRelocatedOffset(file, relocs);
+    std::vector<LineUnit> units = LineReader(table.bytes(), where).units();
 
-private:
-    void layOut(ObjectFile &file, InputSection &table, const ElfSection &relocs) {
-        std::string where = file.name() + ": section '" + std::string(table.name()) + "'";
-        std::unordered_map<uint64_t, uint32_t> functionAt;
-        for (const ElfReloc &r : file.elf().relocations(relocs))
-            if (r.symbol < file.symbols.size() && file.symbols[r.symbol] &&
-                file.symbols[r.symbol]->isFunction())
-                functionAt.emplace(r.offset, r.symbol);
-        std::vector<LineUnit> units = LineReader(table.bytes(), where).units();
-
-        RecordLayout layout;
-        std::vector<FieldPatch> lengths;
-        uint64_t linked = 0, from = 0;
-        auto keepUpTo = [&](uint64_t to) {
-            if (to > from)
-                layout.kept.push_back({from, to, linked, 0});
-            linked += to - from;
-        };
-        for (const LineUnit &u : units) {
-            uint64_t dropped = 0;
-            for (const Sequence &s : u.sequences) {
-                auto fn = functionAt.find(s.address);
-                if (fn == functionAt.end() || !describedFunctionGone(file, fn->second))
-                    continue;
-                keepUpTo(s.begin);
-                from = s.end;
-                dropped += s.end - s.begin;
-            }
-            if (dropped)
-                lengths.push_back({u.lengthField,
-                                   readLittle(table.bytes().data + u.lengthField, 4) - dropped, 4});
+    RecordLayout layout;
+    std::vector<FieldPatch> lengths;
+    uint64_t linked = 0, from = 0;
+    auto keepUpTo = [&](uint64_t to) {
+        if (to > from)
+            layout.kept.push_back({from, to, linked, 0});
+        linked += to - from;
+    };
+    for (const LineUnit &u : units) {
+        uint64_t dropped = 0;
+        for (const Sequence &s : u.sequences) {
+            auto fn = functionAt.find(s.address);
+            if (fn == functionAt.end() || !describedFunctionGone(file, fn->second))
+                continue;
+            keepUpTo(s.begin);
+            from = s.end;
+            dropped += s.end - s.begin;
         }
-        if (lengths.empty())
-            return;
-        if (table.records.active || !table.patches.empty())
-            throw FatalError(where + ": its line sequences and its fields are both rewritten, "
-                                     "which culd does not support");
-        keepUpTo(table.size());
-        layout.active = true;
-        layout.linkedSize = linked;
-        table.records = std::move(layout);
-        table.patches = std::move(lengths);
+        if (dropped)
+            lengths.push_back({u.lengthField,
+                               readLittle(table.bytes().data + u.lengthField, 4) - dropped, 4});
     }
-};
+    if (lengths.empty())
+        return;
+    if (table.records.active || !table.patches.empty())
+        throw FatalError(where + ": its line sequences and its fields are both rewritten, "
+                                 "which culd does not support");
+    keepUpTo(table.size());
+    layout.active = true;
+    layout.linkedSize = linked;
+    table.records = std::move(layout);
+    table.patches = std::move(lengths);
+}
 
 // The field after a unit's file table is an offset into its input's
 // .debug_str, which nvlink moves with that input's piece of the output's
@@ -252,9 +242,10 @@ void moveLineTableStrings(Context &ctx) {
 void linkLineTablesBySequence(Context &ctx) {
     if (!ctx.target.linksFrameByEntry())
         return;
-    LineLinker linker;
     for (auto &file : ctx.files)
-        linker.link(*file);
+        for (const auto &[relocHeader, target] : file->relocSections)
+            if (target && target->isLive() && isLineTable(*target))
+                dropGoneSequences(*file, *target, *relocHeader);
 }
 
 } // namespace culd

@@ -316,9 +316,8 @@ private:
     }
 
     void keep(Symbol &f, InputSection &bank, bool alone) {
-        for (const auto &[relocHeader, target] : bank.file->relocSections)
-            if (target == &bank && relocHeader->size)
-                refuse(f, bank, "it has relocations");
+        if (hasRelocations(bank))
+            refuse(f, bank, "it has relocations");
         bank.text = f.section;
         bank.keptLostBank = true;
         bank.standsAlone = alone;

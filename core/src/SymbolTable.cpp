@@ -94,9 +94,9 @@ bool describedFunctionGone(const ObjectFile &file, uint32_t symbolIndex) {
     return descriptionDropped(file, symbolIndex, sym) || isRemovedFromOutput(sym);
 }
 
-bool hasReferences(const InputSection &text) {
-    for (const auto &[relocHeader, target] : text.file->relocSections)
-        if (target == &text && relocHeader->size)
+bool hasRelocations(const InputSection &section) {
+    for (const auto &[relocHeader, target] : section.file->relocSections)
+        if (target == &section && relocHeader->size)
             return true;
     return false;
 }
@@ -309,7 +309,7 @@ private:
             // replaced such a copy counts as one (111-weak-replaced-chain).
             s.section->replacedFrameDropped =
                 ctx_.target.replacedFramesDropped() &&
-                (hasReferences(*s.section) ||
+                (hasRelocations(*s.section) ||
                  (s.section->replacedCopy && s.section->replacedCopy->replacedFrameDropped));
         }
         bool addressTaken = s.other & 0x08;

@@ -46,6 +46,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -608,6 +609,15 @@ struct Dependencies {
     std::unordered_map<Slot, size_t> firstConsumer;
 };
 
+// Records that `group` may be pending at instruction `at`.
+void markGroupLive(Dependencies &d, size_t at, Slot group) {
+    std::vector<Slot> &live = d.liveAt[at];
+    if (std::find(live.begin(), live.end(), group) == live.end()) {
+        live.push_back(group);
+        d.liveRange[group].push_back(at);
+    }
+}
+
 Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pending> &in,
                           const std::vector<bool> &reached, const Rederived &rd) {
     const size_t n = code.size();
@@ -648,13 +658,7 @@ Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pendi
 
     // Live: where a group may be pending (a re-derived producer: up to its
     // consumer, on the straight line).
-    auto markLive = [&](size_t i, Slot s) {
-        Slot g = d.groups.find(s);
-        if (std::find(d.liveAt[i].begin(), d.liveAt[i].end(), g) == d.liveAt[i].end()) {
-            d.liveAt[i].push_back(g);
-            d.liveRange[g].push_back(i);
-        }
-    };
+    auto markLive = [&d](size_t i, Slot s) { markGroupLive(d, i, d.groups.find(s)); };
     for (size_t i = 0; i < n; ++i) {
         if (!reached[i])
             continue;
@@ -903,17 +907,15 @@ IdleWaits idleWaits(const std::vector<Insn> &code, const Successors &succ,
 }
 
 // An echoing idle wait keeps the groups it echoes live up to it.
+// Each group once per echo: an echoed wait can release many producers of
+// one group.
 void liveUntilEchoes(Dependencies &deps, const IdleWaits &idle) {
+    std::set<std::pair<size_t, Slot>> done;
     for (const Echo &e : idle.echoes) {
         Slot g = deps.groups.find(e.producer);
-        std::vector<size_t> &range = deps.liveRange[g];
-        for (size_t i = e.echoed; i <= e.wait; ++i) {
-            std::vector<Slot> &live = deps.liveAt[i];
-            if (std::find(live.begin(), live.end(), g) == live.end()) {
-                live.push_back(g);
-                range.push_back(i);
-            }
-        }
+        if (done.insert({e.wait, g}).second)
+            for (size_t i = e.echoed; i <= e.wait; ++i)
+                markGroupLive(deps, i, g);
     }
 }
 

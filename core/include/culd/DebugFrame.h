@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace culd {
@@ -24,5 +25,12 @@ struct FrameEntry {
 // (a terminator) is an entry of its own. Throws FatalError naming `where`
 // when an entry runs past the end.
 std::vector<FrameEntry> parseFrameEntries(ByteView bytes, const std::string &where);
+
+class ObjectFile;
+// The functions a section's relocations name, by the offset they patch (a
+// frame entry's initial location, a line sequence's DW_LNE_set_address):
+// what each description of a function-by-function debug section describes.
+std::unordered_map<uint64_t, uint32_t> functionsByRelocatedOffset(const ObjectFile &file,
+                                                                  const ElfSection &relocs);
 
 } // namespace culd

@@ -147,9 +147,9 @@ bool descriptionDropped(const ObjectFile &file, uint32_t symbolIndex, const Symb
 // file's copy: its description goes (above), or the function was removed.
 bool describedFunctionGone(const ObjectFile &file, uint32_t symbolIndex);
 
-// A function's code refers to other symbols: a relocation applies to it (a
-// call, the address of data, such as sinf's __cudart_i2opi_f table).
-bool hasReferences(const InputSection &text);
+// A relocation applies to the section: for code, it refers to other symbols
+// (a call, the address of data such as sinf's __cudart_i2opi_f table).
+bool hasRelocations(const InputSection &section);
 
 // Whether what `sym` names is not in the output: a function removed as
 // dead, or anything whose section was dropped.

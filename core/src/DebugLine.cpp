@@ -4,8 +4,9 @@
 // the line-number sequence of a function the output does not carry
 // (removed as dead, or a weak copy that lost) -- from the first opcode
 // after the previous DW_LNE_end_sequence through its own -- and shortens
-// the unit_length of its unit to match (measured on -lineinfo links,
-// docs/nvlink-findings.md "Line tables"); and the offset into .debug_str
+// the unit_length of its unit to match; it puts a unit's sequences in the
+// order of their functions in the output's .symtab (measured on -lineinfo
+// links, docs/nvlink-findings.md "Line tables"); and the offset into .debug_str
 // that some units hold after their file table moves with the input's
 // .debug_str (moveLineTableStrings). Elsewhere (sm_50..sm_90) the sections
 // are linked whole. A sequence's function is the one its
@@ -16,8 +17,10 @@
 #include "culd/Diagnostics.h"
 #include "culd/Hex.h"
 #include "culd/Link.h"
+#include "culd/SymbolOrder.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace culd {
@@ -163,44 +166,110 @@ bool isLineTable(const InputSection &s) {
     return s.name() == ".debug_line" || s.name() == ".nv_debug_line_sass";
 }
 
-// Drops the sequences of functions the output does not carry from one
-// line table, and shortens their units.
-void dropGoneSequences(ObjectFile &file, InputSection &table, const ElfSection &relocs) {
+// Each function the output carries, by its place in the output's .symtab.
+using TableRanks = std::unordered_map<const Symbol *, uint64_t>;
+
+TableRanks functionTableRanks(const Context &ctx) {
+    TableRanks ranks;
+    SymbolTableVisitor visitor;
+    visitor.carries = [](const Symbol &s) {
+        return s.isFunction() && s.defined && s.live && s.section && s.section->isLive();
+    };
+    visitor.sectionSymbol = [](Symbol &) {};
+    visitor.local = visitor.global = [&](Symbol &s) { ranks.emplace(&s, ranks.size()); };
+    visitSymbolsInTableOrder(ctx, visitor);
+    return ranks;
+}
+
+// A kept sequence and the table rank of its function (none: no function
+// the output carries is named).
+struct KeptSequence {
+    const Sequence *sequence;
+    std::optional<uint64_t> rank;
+};
+
+// The kept sequences of a unit in the order of their functions in the
+// output's symbol table. Sequences that name none stay where they are, as
+// long as the others need no reordering around them.
+std::vector<KeptSequence> orderedByFunction(const std::vector<KeptSequence> &kept,
+                                            const std::string &where) {
+    auto byRank = [](const KeptSequence &a, const KeptSequence &b) { return *a.rank < *b.rank; };
+    std::vector<KeptSequence> named;
+    for (const KeptSequence &k : kept)
+        if (k.rank)
+            named.push_back(k);
+    if (std::is_sorted(named.begin(), named.end(), byRank))
+        return kept;
+    if (named.size() != kept.size())
+        for (const KeptSequence &k : kept)
+            if (!k.rank)
+                throw FatalError(where + ": the line-number sequence at offset " +
+                                 hex(k.sequence->begin) +
+                                 " names no function of the output, and the other sequences of "
+                                 "its unit are reordered by function: culd cannot place it");
+    std::stable_sort(named.begin(), named.end(), byRank);
+    return named;
+}
+
+// Links one line table sequence by sequence: the sequences of functions the
+// output does not carry go and their units shrink; the others come in the
+// order of their functions in the output's symbol table (nvlink rebuilds
+// these tables function by function: difftest seed 61015 put a function
+// another input called first).
+void linkSequences(ObjectFile &file, InputSection &table, const ElfSection &relocs,
+                   const TableRanks &ranks) {
     std::string where = file.name() + ": section '" + std::string(table.name()) + "'";
     const std::unordered_map<uint64_t, uint32_t> functionAt =
         functionsByRelocatedOffset(file, relocs);
-    std::vector<LineUnit> units = LineReader(table.bytes(), where).units();
-
     RecordLayout layout;
     std::vector<FieldPatch> lengths;
-    uint64_t linked = 0, from = 0;
-    auto keepUpTo = [&](uint64_t to) {
-        if (to > from)
-            layout.kept.push_back({from, to, linked, 0});
-        linked += to - from;
+    bool changed = false;
+    auto link = [&](uint64_t begin, uint64_t end) {
+        if (end > begin)
+            layout.kept.push_back({begin, end, layout.linkedSize, 0});
+        layout.linkedSize += end - begin;
     };
-    for (const LineUnit &u : units) {
+    for (const LineUnit &u : LineReader(table.bytes(), where).units()) {
+        uint64_t program = u.sequences.empty() ? u.end : u.sequences.front().begin;
+        uint64_t tail = u.sequences.empty() ? u.end : u.sequences.back().end;
+        std::vector<KeptSequence> kept;
         uint64_t dropped = 0;
         for (const Sequence &s : u.sequences) {
             auto fn = functionAt.find(s.address);
-            if (fn == functionAt.end() || !describedFunctionGone(file, fn->second))
+            if (fn != functionAt.end() && describedFunctionGone(file, fn->second)) {
+                dropped += s.end - s.begin;
                 continue;
-            keepUpTo(s.begin);
-            from = s.end;
-            dropped += s.end - s.begin;
+            }
+            std::optional<uint64_t> rank;
+            if (fn != functionAt.end())
+                if (auto r = ranks.find(file.symbols[fn->second]); r != ranks.end())
+                    rank = r->second;
+            kept.push_back({&s, rank});
         }
+        std::vector<KeptSequence> ordered = orderedByFunction(kept, where);
+        bool reordered = false;
+        for (size_t i = 0; i < kept.size(); ++i)
+            reordered |= kept[i].sequence != ordered[i].sequence;
+        link(u.lengthField, program);
+        for (const KeptSequence &k : ordered)
+            link(k.sequence->begin, k.sequence->end);
+        link(tail, u.end);
         if (dropped)
             lengths.push_back({u.lengthField,
                                readLittle(table.bytes().data + u.lengthField, 4) - dropped, 4});
+        layout.permuted |= reordered;
+        changed |= reordered || dropped;
     }
-    if (lengths.empty())
+    if (!changed)
         return;
     if (table.records.active || !table.patches.empty())
         throw FatalError(where + ": its line sequences and its fields are both rewritten, "
                                  "which culd does not support");
-    keepUpTo(table.size());
+    std::sort(layout.kept.begin(), layout.kept.end(),
+              [](const RecordLayout::Range &a, const RecordLayout::Range &b) {
+                  return a.begin < b.begin;
+              });
     layout.active = true;
-    layout.linkedSize = linked;
     table.records = std::move(layout);
     table.patches = std::move(lengths);
 }
@@ -242,10 +311,11 @@ void moveLineTableStrings(Context &ctx) {
 void linkLineTablesBySequence(Context &ctx) {
     if (!ctx.target.linksFrameByEntry())
         return;
+    const TableRanks ranks = functionTableRanks(ctx);
     for (auto &file : ctx.files)
         for (const auto &[relocHeader, target] : file->relocSections)
             if (target && target->isLive() && isLineTable(*target))
-                dropGoneSequences(*file, *target, *relocHeader);
+                linkSequences(*file, *target, *relocHeader, ranks);
 }
 
 } // namespace culd

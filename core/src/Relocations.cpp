@@ -81,6 +81,18 @@ std::string_view sectionNamedBy(const ObjectFile &file, uint32_t symbolIndex) {
                                                    : std::string_view("?");
 }
 
+// A section's relocations in the order they are kept: the input's, or,
+// where its records were linked out of input order, by the offset each
+// patches in the output (those of dropped records last; they are not kept).
+std::vector<ElfReloc> inLinkedOrder(const InputSection &target, std::vector<ElfReloc> relocs) {
+    if (target.records.permuted)
+        std::stable_sort(relocs.begin(), relocs.end(), [&](const ElfReloc &a, const ElfReloc &b) {
+            return target.linkedOffset(a.offset).value_or(UINT64_MAX) <
+                   target.linkedOffset(b.offset).value_or(UINT64_MAX);
+        });
+    return relocs;
+}
+
 class RelocationScanner {
 public:
     explicit RelocationScanner(Context &ctx) : ctx_(ctx), ptxConst0Size_(ptxConst0Size(ctx)) {}
@@ -96,7 +108,7 @@ public:
                     ctx_.emptyRelocationSections.push_back({&out, ctx_.keptRelocs.size()});
             });
             bool rela = relocHeader->type == SHT_RELA;
-            for (const ElfReloc &r : file.elf().relocations(*relocHeader))
+            for (const ElfReloc &r : inLinkedOrder(*target, file.elf().relocations(*relocHeader)))
                 scan(file, *relocHeader, *target, r, rela);
         }
     }

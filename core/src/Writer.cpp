@@ -12,6 +12,7 @@
 #include "culd/StringTable.h"
 #include "culd/Link.h"
 #include "culd/Strings.h"
+#include "culd/SymbolOrder.h"
 
 #include <algorithm>
 #include <cstring>
@@ -340,29 +341,8 @@ private:
         return true;
     }
 
-    // nvlink files a symbol with the locals when it first appears as a weak
-    // definition, and keeps it there even when a later strong definition
-    // replaces it; a symbol that first appears as an undefined reference
-    // stays with the globals even if weak definitions follow. Returns the
-    // file of that first weak definition, or null.
-    const ObjectFile *firstDefinedWeakIn(const Symbol &s) {
-        if (firstAppearance_.empty())
-            for (auto &file : ctx_.files) {
-                const std::vector<ElfSymbol> &syms = file->elf().symbols();
-                for (size_t i = 1; i < syms.size(); ++i) {
-                    Symbol *g = file->symbols[i];
-                    if (!g || g->isLocal)
-                        continue;
-                    bool weakDefinition = !syms[i].isUndefined() && syms[i].bind() == STB_WEAK;
-                    firstAppearance_.try_emplace(g, weakDefinition ? file.get() : nullptr);
-                }
-            }
-        auto it = firstAppearance_.find(&s);
-        return it == firstAppearance_.end() ? nullptr : it->second;
-    }
-
     // Null; section and local symbols (and weak ones) in creation order;
-    // then globals in order of appearance.
+    // then globals in order of appearance (SymbolOrder.h).
     void numberSymbols() {
         locals_.push_back(nullptr);
         std::unordered_set<const Symbol *> placed;
@@ -383,42 +363,19 @@ private:
         for (OutputSection *s : sections_)
             if (s->kind == SectionKind::Note)
                 place(locals_, sectionSymbolFor(s));
-        for (auto &file : ctx_.files) {
-            for (Symbol *s : file->symbols) {
-                if (!s)
-                    continue;
-                if (s->isSectionSymbol) {
-                    if (s->section && s->section->isLive() && s->section->out &&
-                        !late(s->section->out))
-                        place(locals_, sectionSymbolFor(s->section->out));
-                    continue;
-                }
-                if (!emitsSymbol(*s))
-                    continue;
-                if (s->isLocal || firstDefinedWeakIn(*s) == file.get())
-                    place(locals_, s);
-            }
-        }
-        // Sections the linker made get their symbols last.
+        SymbolTableVisitor visitor;
+        visitor.carries = [&](const Symbol &s) { return emitsSymbol(s); };
+        visitor.sectionSymbol = [&](Symbol &s) {
+            if (s.section && s.section->isLive() && s.section->out && !late(s.section->out))
+                place(locals_, sectionSymbolFor(s.section->out));
+        };
+        visitor.local = [&](Symbol &s) { place(locals_, &s); };
+        visitor.global = [&](Symbol &s) { place(globals_, &s); };
+        visitSymbolsInTableOrder(ctx_, visitor);
+        // Sections the linker made get their symbols last among the locals.
         for (OutputSection *s : sections_)
             if (!late(s))
                 place(locals_, sectionSymbolFor(s));
-        for (auto &file : ctx_.files) {
-            std::vector<Symbol *> weakUndefined;
-            for (Symbol *s : file->symbols) {
-                if (!s || s->isLocal || !emitsSymbol(*s) || placed.count(s))
-                    continue;
-                if (s->binding == STB_WEAK && !s->defined)
-                    continue; // placed after the file's other globals
-                if (!s->defined || s->file == file.get() || s->binding != STB_WEAK)
-                    place(globals_, s);
-            }
-            for (Symbol *s : file->symbols)
-                if (s && !s->isLocal && s->binding == STB_WEAK && !s->defined && emitsSymbol(*s))
-                    weakUndefined.push_back(s);
-            for (Symbol *s : weakUndefined)
-                place(globals_, s);
-        }
         for (OutputSection *s : sections_)
             if (late(s))
                 place(lateLocals_, sectionSymbolFor(s));
@@ -836,7 +793,6 @@ private:
     std::map<OutputSection *, std::vector<const RelocKeep *>> relocs_;
     std::vector<Symbol *> locals_, globals_, lateLocals_;
     std::unordered_map<const Symbol *, std::string> renamed_; // renameBankSymbols
-    std::unordered_map<const Symbol *, const ObjectFile *> firstAppearance_;
     std::unordered_map<const OutputSection *, uint32_t> shNames_;
 };
 

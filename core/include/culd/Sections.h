@@ -74,7 +74,11 @@ struct RecordLayout {
         uint8_t width = 8;
     };
     bool active = false;
-    std::vector<Range> kept; // sorted, disjoint
+    // Records linked out of input order (sm_100+ line sequences): their
+    // relocations are kept in output order, as nvlink's rebuilt table has
+    // them.
+    bool permuted = false;
+    std::vector<Range> kept; // sorted by `begin`, disjoint
     std::vector<std::vector<uint8_t>> replacements;
     std::vector<SelfOffset> selfOffsets; // sorted by field
     uint64_t linkedSize = 0;

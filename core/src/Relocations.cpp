@@ -414,7 +414,12 @@ private:
         if (mercuryRela_ && twin)
             twin->keepsRelocationSection = true;
         if (sym.isSectionSymbol) {
-            k.symbolSection = placed(*sym.section).out;
+            // A Mercury section is named in the Mercury table by its SASS
+            // twin's section symbol, which the table mirrors with the
+            // twin's index (-g: .nv.merc.debug_info's reference to
+            // .nv.merc.debug_line).
+            OutputSection *named = placed(*sym.section).out;
+            k.symbolSection = named->twin ? named->twin : named;
             k.addend += static_cast<int64_t>(placed(*sym.section).outOffset);
         } else {
             k.symbol = &sym;

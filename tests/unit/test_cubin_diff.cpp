@@ -235,6 +235,26 @@ TEST_CASE("cubin diff: a changed st_value is a difference naming the symbol", "[
     CHECK(mentions(r, DiffKind::Symbol, "symbol '_Z5scalefi': value"));
 }
 
+// nvlink names every section symbol after its section (in .strtab); culd
+// wrote them unnamed for a long time, which the comparison did not see.
+TEST_CASE("cubin diff: a section symbol's name is compared", "[cubindiff]") {
+    std::vector<uint8_t> bytes = readFile(kSm90), copy = bytes;
+    ElfFile f = parse(bytes, "A");
+    const ElfSymbol *section = nullptr;
+    for (const ElfSymbol &s : f.symbols())
+        if (s.type() == elf::STT_SECTION && !section)
+            section = &s;
+    REQUIRE(section);
+    REQUIRE(!section->name.empty());
+    uint64_t at = f.section(f.symtabIndex()).offset + section->index * sizeof(elf::Sym64) +
+                  offsetof(elf::Sym64, name);
+    store<uint32_t>(copy, at, 0);
+    CubinDiffResult r = diffBytes(bytes, copy);
+    INFO(report(r));
+    CHECK(r.verdict == CubinDiffVerdict::Different);
+    CHECK(mentions(r, DiffKind::Symbol, "(section)': name"));
+}
+
 TEST_CASE("cubin diff: outputs for two archs differ in the header", "[cubindiff]") {
     CubinDiffResult r = diffCubinFiles(kCase + "sm_89/nvlink.cubin", kSm90);
     CHECK(r.verdict == CubinDiffVerdict::Different);

@@ -769,6 +769,9 @@ private:
 
     void compareSymbol(const ElfSymbol &x, const ElfSymbol &y, const std::string &subject) {
         const DiffKind k = DiffKind::Symbol;
+        // Other symbols are matched by their name; a section symbol, matched
+        // by its section, still has one (nvlink names it after the section).
+        field(k, subject, "name", quote(x.name), quote(y.name));
         field(k, subject, "value", x.value, y.value);
         field(k, subject, "size", x.size, y.size);
         field(k, subject, "type", symbolTypeName(x.type()), symbolTypeName(y.type()));

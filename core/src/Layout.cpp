@@ -149,7 +149,9 @@ public:
             moduleShared_->size = spans ? colouredEnd_ + reservedSize()
                                   : reserves ? reservedSize()
                                              : 0;
-            moduleShared_->holdsVariables = spans;
+            // Extern arrays are no variables of the window: on sm_100+ one
+            // holding only them gets no section symbol (-g, measured).
+            moduleShared_->holdsVariables = spans && !coloured_.empty();
             if (spans && wantsMap())
                 recordModuleSharedContents();
             moduleShared_->keepWhenEmpty = usesExtern;

@@ -85,13 +85,11 @@ static void checkInputFiles(const Options &opts) {
 
 // Links culd does not carry the Mercury shadow set of sm_100+ inputs
 // through (.nv.capmerc.text.<f>, .nv.merc.*) while nvlink does: a plugin
-// that does not pair Mercury sections with their SASS twins, and debug
-// links (-g), whose Mercury debug twins are not measured yet. Called once
+// that does not pair Mercury sections with their SASS twins. Called once
 // every check nvlink makes has passed, so a link nvlink refuses is refused
 // in nvlink's words first.
 static void refuseUnlinkedMercurySet(Context &ctx) {
     const char *why = !ctx.target.linksMercurySet() ? "by a plugin that does not pair them"
-                      : ctx.opts.debug              ? "in a debug link (-g)"
                                                     : nullptr;
     if (!why)
         return;
@@ -107,10 +105,17 @@ static void refuseUnlinkedMercurySet(Context &ctx) {
 
 uint32_t linkFlags(const Context &ctx) {
     uint32_t flags = ctx.opts.debug ? CULD_LINK_F_DEBUG : 0;
-    for (const auto &file : ctx.files)
+    for (const auto &file : ctx.files) {
+        bool debugInfo = false, keptCode = false;
         for (const ElfSection &s : file->elf().sections())
-            if (s.name == ".debug_info")
-                return flags | CULD_LINK_F_DEBUG_INPUTS;
+            debugInfo |= s.name == ".debug_info";
+        for (const InputSection *s : file->sections)
+            keptCode |= s && s->isLive() && s->kind == SectionKind::Text;
+        if (debugInfo)
+            flags |= CULD_LINK_F_DEBUG_INPUTS;
+        else if (keptCode)
+            flags |= CULD_LINK_F_RELEASE_CODE;
+    }
     return flags;
 }
 
@@ -163,6 +168,7 @@ void linkOnce(const Options &opts, const Target &target,
     run("rewrite-code", ctx, rewriteCode);
     run("debug-frame", ctx, linkFramesByEntry);
     run("debug-line", ctx, linkLineTablesBySequence);
+    run("debug-registers", ctx, clearRepeatedRegisterRanges);
     run("lost-copy-banks", ctx, keepLostCopyBanks);
     run("merge", ctx, createOutputSections);
     run("debug-line-strings", ctx, moveLineTableStrings);

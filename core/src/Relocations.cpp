@@ -202,6 +202,11 @@ private:
         // (in a Mercury alias too: it shares its twin's bytes).
         if (insideSupersededData(role, r.offset))
             return;
+        // A compiler label ptxas left undefined in debug information
+        // ($L__tmp95 in a -G unit's .debug_loc, sm_100+) names nothing:
+        // nvlink drops the relocation and the field keeps its bytes.
+        if (isUndefinedLabel(*sym) && role.kind == SectionKind::Debug)
+            return;
         // Any other undefined local names something only the linker knows
         // and culd has no model for: refuse rather than guess.
         if (sym->isLocal && !sym->defined && !sym->name.empty())

@@ -69,6 +69,10 @@ bool isReservedSharedSymbol(std::string_view name) {
     return name.rfind(".nv.reservedSmem.", 0) == 0;
 }
 
+bool isUndefinedLabel(const Symbol &s) {
+    return s.isLocal && !s.defined && !s.isSectionSymbol && s.name.rfind("$L__", 0) == 0;
+}
+
 bool lostToEarlierDefinition(const ObjectFile &file, uint32_t symbolIndex, const Symbol &sym) {
     const ElfSymbol &es = file.elf().symbols()[symbolIndex];
     if (sym.isLocal || !sym.defined || sym.file == &file || es.isUndefined())

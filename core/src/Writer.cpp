@@ -330,8 +330,9 @@ private:
         // under -g where the layout placed them (it unmarks the others).
         if ((s.other & 0xE0) == STO_CUDA_SHARED && !ctx_.opts.relocatable && !ctx_.opts.debug)
             return false;
-        // The compiler's unnamed undefined local placeholder never does.
-        if (s.isLocal && !s.defined && s.name.empty())
+        // The compiler's unnamed undefined local placeholder never does,
+        // nor a label it left undefined.
+        if ((s.isLocal && !s.defined && s.name.empty()) || isUndefinedLabel(s))
             return false;
         // Compiler-internal locals (the parameter-area `_param`) stay out,
         // except that nvlink keeps them under --preserve-relocs and -r.
@@ -433,17 +434,23 @@ private:
         *sectionIndex = sec ? sec->index : (s.specialShndx ? s.specialShndx : SHN_UNDEF);
         e.shndx = sec && *sectionIndex >= SHN_LORESERVE ? SHN_XINDEX
                                                         : static_cast<uint16_t>(*sectionIndex);
-        e.value = s.isSectionSymbol ? 0 : s.finalValue;
-        // Shared variables kept for the debugger (-g) read as addresses
-        // after the reserved shared memory (sm_90+); code keeps the plain
-        // offsets. Extern arrays (in .nv_debug.shared) get the reserve only
-        // while that section holds coloured variables, as nvlink 13.0 does.
-        if (!s.isSectionSymbol && (s.other & 0xE0) == STO_CUDA_SHARED &&
-            !ctx_.opts.relocatable &&
-            (s.defined || ctx_.moduleSharedHoldsVariables))
-            e.value += reservedSharedMemory();
+        e.value = s.isSectionSymbol ? 0 : s.finalValue + debuggerSharedReserve(s);
         e.size = s.isSectionSymbol ? 0 : s.size;
         return e;
+    }
+
+    // Shared variables kept for the debugger (-g) read in .symtab as
+    // addresses after the reserved shared memory (sm_90+); code, and the
+    // Mercury table (sm_100+), keep the plain offsets. Extern arrays (in
+    // .nv_debug.shared) get the reserve only while that section holds
+    // coloured variables, as nvlink 13.0 does -- or, where the window kept
+    // for them always spans the reservation (sm_100+), always.
+    uint64_t debuggerSharedReserve(const Symbol &s) const {
+        if (s.isSectionSymbol || (s.other & 0xE0) != STO_CUDA_SHARED || ctx_.opts.relocatable ||
+            !(s.defined || ctx_.moduleSharedHoldsVariables ||
+              ctx_.target.moduleSharedSpansReservation()))
+            return 0;
+        return reservedSharedMemory();
     }
 
     static OutputSection *outputSectionOf(const Symbol &s) {
@@ -476,6 +483,7 @@ private:
             e.other = in->other;
             e.size = in->size;
         }
+        e.value -= debuggerSharedReserve(s);
         if (linkerMade)
             e.value = in ? in->value : 0;
         else if (twin && !twin->aliasOf && in && s.section && s.section->shadow)

@@ -93,7 +93,7 @@ bool rewriteScoreboards(std::vector<Insn> &code, std::string &error,
 
 // What a debug link asks of the finaliser (culd_host.link_flags).
 enum class DebugAction { Rewrite, Unchanged, Refuse };
-DebugAction debugAction(bool debugLink, bool debugInputs);
+DebugAction debugAction(bool debugLink, bool debugInputs, bool releaseCode);
 
 struct FinalizeResult {
     enum class Status { Unchanged, Rewritten, Error };

@@ -240,7 +240,8 @@ public:
         }
         FinalizeResult result;
         switch (debugAction(host.link_flags & CULD_LINK_F_DEBUG,
-                            host.link_flags & CULD_LINK_F_DEBUG_INPUTS)) {
+                            host.link_flags & CULD_LINK_F_DEBUG_INPUTS,
+                            host.link_flags & CULD_LINK_F_RELEASE_CODE)) {
         case DebugAction::Unchanged:
             break;
         case DebugAction::Refuse:

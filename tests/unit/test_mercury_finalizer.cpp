@@ -983,8 +983,10 @@ TEST_CASE("mercury finaliser: malformed images give errors", "[mercury]") {
 }
 
 TEST_CASE("mercury finaliser: debug links", "[mercury]") {
-    CHECK(debugAction(false, false) == DebugAction::Rewrite);
-    CHECK(debugAction(true, true) == DebugAction::Unchanged);  // -g, -G inputs
-    CHECK(debugAction(true, false) == DebugAction::Refuse);    // -g, release inputs
-    CHECK(debugAction(false, true) == DebugAction::Refuse);    // -G inputs, no -g
+    CHECK(debugAction(false, false, true) == DebugAction::Rewrite);
+    CHECK(debugAction(true, true, false) == DebugAction::Unchanged); // -g, -G inputs
+    CHECK(debugAction(true, false, true) == DebugAction::Refuse);    // -g, release inputs
+    CHECK(debugAction(true, true, true) == DebugAction::Refuse);     // -g, -G and release code
+    CHECK(debugAction(false, true, false) == DebugAction::Refuse);   // -G inputs, no -g
+    CHECK(debugAction(false, true, true) == DebugAction::Refuse);
 }

@@ -929,15 +929,24 @@ TEST_CASE("hooks are called", "[plugin-boundary]") {
             return 1;
         };
         flagsSeen = ~0u;
+        // Release code (no .debug_info) the output keeps.
         REQUIRE(link(mock, "sm_80", crossFile("sm_80")).outcome == "ok");
-        CHECK(flagsSeen == 0);
+        CHECK(flagsSeen == CULD_LINK_F_RELEASE_CODE);
         REQUIRE(link(mock, "sm_80", crossFile("sm_80"), {"-g"}).outcome == "ok");
-        CHECK(flagsSeen == CULD_LINK_F_DEBUG);
-        // A -G input (it carries .debug_info).
+        CHECK(flagsSeen == (CULD_LINK_F_DEBUG | CULD_LINK_F_RELEASE_CODE));
+        // -G inputs only (they carry .debug_info).
         REQUIRE(link(mock, "sm_80", {fixture("63-debug-link", "sm_80", "main.cubin"),
                                      fixture("63-debug-link", "sm_80", "lib.cubin")},
                      {"-g"})
                     .outcome == "ok");
         CHECK(flagsSeen == (CULD_LINK_F_DEBUG | CULD_LINK_F_DEBUG_INPUTS));
+        // Both.
+        REQUIRE(link(mock, "sm_80", {fixture("63-debug-link", "sm_80", "main.cubin"),
+                                     fixture("63-debug-link", "sm_80", "lib.cubin"),
+                                     fixture("01-single-kernel", "sm_80", "k.cubin")},
+                     {"-g"})
+                    .outcome == "ok");
+        CHECK(flagsSeen ==
+              (CULD_LINK_F_DEBUG | CULD_LINK_F_DEBUG_INPUTS | CULD_LINK_F_RELEASE_CODE));
     }
 }

@@ -70,6 +70,7 @@ void rewriteCode(Context &ctx);            // CodeRewrite.cpp (the plugin's rewr
 void linkFramesByEntry(Context &ctx);     // DebugFrame.cpp
 void linkLineTablesBySequence(Context &ctx); // DebugLine.cpp (the same targets)
 void moveLineTableStrings(Context &ctx);   // DebugLine.cpp (after merge)
+void clearRepeatedRegisterRanges(Context &ctx); // DebugRegisters.cpp (the same targets)
 // Which constant banks of weak copies that lost stay (sm_75-sm_89).
 void keepLostCopyBanks(Context &ctx);      // FunctionBanks.cpp
 void createOutputSections(Context &ctx);   // OutputSections.cpp

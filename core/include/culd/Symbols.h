@@ -128,6 +128,10 @@ bool isDeviceSyscall(std::string_view name);
 bool isLinkerProvided(std::string_view name);
 // The linker's symbols for the reserved shared memory (.nv.reservedSmem.*).
 bool isReservedSharedSymbol(std::string_view name);
+// A compiler label (`$L__tmp95`) an input names without defining it: ptxas
+// leaves some in -G debug information; nvlink resolves nothing to them and
+// writes none to its output.
+bool isUndefinedLabel(const Symbol &s);
 
 // `file` names the global `sym` with its .symtab entry `symbolIndex`: whether
 // its own definition there lost to an earlier file's. For a function that

@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 7u
+#define CULD_PLUGIN_ABI_MINOR 8u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -208,14 +208,18 @@ enum {
      * the output does not carry (removed as dead, or a weak copy that lost
      * to an earlier one) are dropped, and every FDE's CIE pointer is the
      * output offset of the CIE before it, whatever its relocation says.
-     * ABI 2.2. */
+     * The other function-by-function debug sections follow: line tables
+     * lose such a function's sequences; the register-location records
+     * (.nv_debug_info_reg_sass) of a function whose name an earlier input's
+     * records already gave get zero code ranges. ABI 2.2. */
     CULD_ARCH_F_FRAME_BY_ENTRY = 1u << 9,
     /* --preserve-relocs writes no .nv.resolvedrela<x> sections (nvlink's
      * output is then the plain link's). ABI 2.2. */
     CULD_ARCH_F_NO_RESOLVED_RELOCS = 1u << 10,
     /* The module shared window (.nv_debug.shared) kept because extern
      * __shared__ arrays are used spans the reserved shared memory also
-     * without -g (else it is empty). ABI 2.2. */
+     * without -g (else it is empty), and under -g the extern arrays read
+     * as addresses after it also where it holds no variable. ABI 2.2. */
     CULD_ARCH_F_MODULE_SHARED_RESERVED = 1u << 11,
     /* A shared-memory window that holds no variable (only the reservation
      * and dynamic shared memory) gets no section symbol. ABI 2.2. */
@@ -311,8 +315,11 @@ typedef enum culd_log_level {
  * (culd_host.link_flags; ABI 2.1, zero before). */
 enum {
     CULD_LINK_F_DEBUG = 1u << 0,       /* -g: the output keeps debug info   */
-    CULD_LINK_F_DEBUG_INPUTS = 1u << 1 /* an input carries -G debug info
+    CULD_LINK_F_DEBUG_INPUTS = 1u << 1,/* an input carries -G debug info
                                           (.debug_info)                     */
+    CULD_LINK_F_RELEASE_CODE = 1u << 2 /* an input without .debug_info
+                                          brings code the output keeps
+                                          (ABI 2.8; clear before)           */
 };
 
 /* Given by the host to every hook call. */

@@ -1,0 +1,1 @@
+__global__ void other(int *out) { out[threadIdx.x] += 1; }

@@ -232,6 +232,12 @@ private:
         if (apply && ctx_.opts.relocatable && kind == CULD_TARGET_CONSTANT &&
             sym->binding == STB_WEAK && !sym->isLocal)
             apply = false;
+        // Where line tables are rebuilt at the final link (sm_100+), -r
+        // leaves the debug info's references to .debug_line (each unit's
+        // DW_AT_stmt_list) for it; the other debug references are applied.
+        if (apply && ctx_.opts.relocatable && ctx_.target.linksFrameByEntry() &&
+            sym->isSectionSymbol && sym->section && sym->section->name() == ".debug_line")
+            apply = false;
         // A capsule (CULD_MERC_CODE) is not the linker's to patch: its
         // relocations address the code the finaliser expands it to, and
         // nvlink drops what it resolves there.

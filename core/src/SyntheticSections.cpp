@@ -767,7 +767,9 @@ private:
     void makePrototype() {
         // Only direct call targets keep a prototype (nvlink drops those of
         // functions reached only through pointers); a debug link, which
-        // removes no code, keeps every input's.
+        // removes no code, keeps every input's, and so does -r (a device
+        // function nothing calls keeps its prototype: corpus 131, every
+        // arch).
         std::unordered_set<Symbol *> called;
         for (Symbol *f : functions_)
             if (f->func)
@@ -775,7 +777,8 @@ private:
         std::vector<std::pair<Symbol *, std::string_view>> protos;
         std::unordered_set<Symbol *> seen;
         for (const auto &p : ctx_.callGraph.prototypes)
-            if (!isDeadSymbol(p.symbol) && (ctx_.opts.debug || called.count(p.symbol)) &&
+            if (!isDeadSymbol(p.symbol) &&
+                (ctx_.opts.debug || ctx_.opts.relocatable || called.count(p.symbol)) &&
                 seen.insert(p.symbol).second)
                 protos.push_back({p.symbol, p.prototype});
         if (protos.empty())

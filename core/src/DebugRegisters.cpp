@@ -20,8 +20,6 @@
 
 namespace culd {
 
-using namespace elf;
-
 namespace {
 
 // The [start, end) fields of one function's records.

@@ -590,6 +590,11 @@ private:
     // kernel's file has a symbol of the new list make no difference
     // (cases 61, 62, 07, 08, 70, 71).
     std::optional<MergedRecord> kernelExterns(const MergedRecord &input, Symbol *kernel) {
+        // -r leaves the list to the final link: a kernel keeps the names of
+        // its input record that are still undefined, as a device function
+        // does, and gains none it reaches (a callee's free; corpus 133).
+        if (ctx_.opts.relocatable)
+            return stillUndefined(input);
         if (multiEntryLink())
             return externsRecord(reachableUndefined(kernel));
         std::optional<MergedRecord> still = stillUndefined(input);

@@ -311,11 +311,16 @@ void moveLineTableStrings(Context &ctx) {
 void linkLineTablesBySequence(Context &ctx) {
     if (!ctx.target.linksFrameByEntry())
         return;
-    const TableRanks ranks = functionTableRanks(ctx);
+    // The walk over every symbol is made once, and only for links that
+    // carry line tables (-lineinfo, -G).
+    std::optional<TableRanks> ranks;
     for (auto &file : ctx.files)
         for (const auto &[relocHeader, target] : file->relocSections)
-            if (target && target->isLive() && isLineTable(*target))
-                linkSequences(*file, *target, *relocHeader, ranks);
+            if (target && target->isLive() && isLineTable(*target)) {
+                if (!ranks)
+                    ranks = functionTableRanks(ctx);
+                linkSequences(*file, *target, *relocHeader, *ranks);
+            }
 }
 
 } // namespace culd

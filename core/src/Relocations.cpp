@@ -250,12 +250,12 @@ private:
                 sym->section->shadow->mercuryKind == CULD_MERC_FUNCTION_BANK)
                 record(*target.out, target.outOffset + capsuleField(file, relocHeader, target, r),
                        *desc, *sym, kind, r.addend, !rela, target.owner);
-            // A final link writes some other resolved constant-bank offsets
-            // into the capsule too (an LDC of c[28]: 0x70, bench workload,
-            // sm_100; not a register-indexed load, corpus 124), in records
-            // culd does not decode yet: a value the capsule might hold is
-            // refused rather than left out. -r writes none.
-            else if (kind == CULD_TARGET_CONSTANT && !ctx_.opts.relocatable &&
+            // nvlink writes some other resolved constant-bank offsets into
+            // the capsule too (an LDC of c[28]: 0x70, bench workload,
+            // sm_100, final and -r; not a register-indexed load, corpus
+            // 124), in records culd does not decode yet: a value the
+            // capsule might hold is refused rather than left out.
+            else if (kind == CULD_TARGET_CONSTANT &&
                      valueOf(*sym, target.owner) + static_cast<uint64_t>(r.addend) != 0)
                 throw FatalError(file.name() + ": section '" +
                                  std::string(relocHeader.name) + "': relocation " +

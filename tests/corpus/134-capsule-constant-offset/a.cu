@@ -2,7 +2,7 @@
 // nvlink writes the resolved constant-bank offset into the capsule's record
 // of that load as well as into the SASS; culd left the capsule's field 0
 // (a different cubin, exit 0, found on bench/'s workload) and now refuses
-// the link, as it does not decode that record yet. -r writes nothing there.
+// the link, as it does not decode that record yet. -r writes it too.
 __constant__ int c[32] = {5, 7, 9};
 __device__ __noinline__ int pick(int x)
 {

@@ -473,9 +473,20 @@ void reportUndefined(Context &ctx) {
     ctx.referencedFromLiveCode.clear();
     for (const auto &entry : referencedFrom(ctx, false))
         ctx.referencedFromLiveCode.insert(entry.first);
-    // A relocatable link may leave anything undefined for the next link.
-    if (ctx.opts.relocatable)
+    // A relocatable link may leave anything undefined for the next link --
+    // but nvlink -r writes an undefined variable (extern __device__ or
+    // __constant__) with value -1 and patches -1 into the code using it
+    // (sm_90, sm_120), which culd does not model yet.
+    if (ctx.opts.relocatable) {
+        for (Symbol *s : ctx.symtab.globals())
+            if (!s->defined && !s->isFunction() && !isLinkerProvided(s->name) &&
+                !isExternSharedArray(*s) && ctx.referencedFromLiveCode.count(s) &&
+                (s->type == STT_OBJECT || s->type == STT_CUDA_OBJECT))
+                throw FatalError("undefined variable '" + std::string(s->name) +
+                                 "' in a relocatable link (-r) is not supported yet: nvlink "
+                                 "gives it the value -1 and patches that into the code");
         return;
+    }
     // A debug link keeps unreachable code, whose references are no error.
     const auto used = referencedFrom(ctx, true);
     std::vector<Symbol *> candidates;

@@ -23,3 +23,15 @@ execute_process(COMMAND ${CULD} -arch=sm_90 -r child.o -o ${out}
 if(NOT rc EQUAL 0 OR NOT EXISTS ${out})
   message(FATAL_ERROR "-r child.o: exit ${rc}, stderr:\n${se}")
 endif()
+# An undefined variable under -r: nvlink gives it the value -1 and patches
+# -1 into the code using it (an extern __constant__ here); culd wrote 0,
+# exit 0, before the refusal.
+set(unit ${SOURCE_DIR}/tests/fixtures/12-constant/sm_90/main.cubin)
+file(REMOVE ${out})
+execute_process(COMMAND ${CULD} -arch=sm_90 -r ${unit} -o ${out}
+  RESULT_VARIABLE rc ERROR_VARIABLE se)
+set(expected "undefined variable 'nsteps' in a relocatable link (-r) is not supported yet")
+string(FIND "${se}" "${expected}" at)
+if(rc EQUAL 0 OR at EQUAL -1 OR EXISTS ${out})
+  message(FATAL_ERROR "expected a refusal with '${expected}', got exit ${rc}, stderr:\n${se}")
+endif()

@@ -603,11 +603,19 @@ private:
 
 void assignDataValues(Context &ctx) {
     // A relocatable link leaves shared memory to the final link: shared
-    // variables keep their input values, offset like any other data.
+    // variables keep their input values, offset like any other data. A
+    // variable still undefined reads -1 there (nvlink 13.0, sm_75-sm_121:
+    // extern __device__ and __constant__ alike; reportUndefined refuses
+    // the targets where that is not measured).
     bool relocatable = ctx.opts.relocatable;
-    auto assign = [relocatable](Symbol *s) {
+    bool minusOne = relocatable && ctx.target.undefinedDataMinusOne();
+    auto assign = [relocatable, minusOne](Symbol *s) {
         if (!s || (isSharedSection(s->section) && !relocatable))
             return;
+        if (minusOne && isUndefinedVariable(*s)) {
+            s->finalValue = UINT64_MAX;
+            return;
+        }
         s->finalValue = s->section && s->section->out ? s->section->outOffset + s->value : s->value;
     };
     for (Symbol *s : ctx.symtab.globals())

@@ -238,31 +238,34 @@ private:
         if (apply && ctx_.opts.relocatable && ctx_.target.linksFrameByEntry() &&
             sym->isSectionSymbol && sym->section && sym->section->name() == ".debug_line")
             apply = false;
+        // Under -r nvlink resolves a reference to a __constant__ variable no
+        // input defines to -1 and drops the relocation: the final link
+        // cannot place it and the code reads c[bank][0xffff] (measured on
+        // sm_89: the defining unit linked later changes nothing). culd
+        // refuses rather than write code that has lost its reference.
+        if (apply && ctx_.opts.relocatable && isUndefinedVariable(*sym))
+            throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
+                             "': relocation " + ctx_.target.relocName(r.type) + " at offset " +
+                             hex(r.offset) + " against the undefined variable '" +
+                             std::string(sym->name) +
+                             "' in a relocatable link (-r): nvlink writes -1 there and drops "
+                             "the reference, which the final link then cannot resolve; define "
+                             "it in a unit of this link");
         // A capsule (CULD_MERC_CODE) is not the linker's to patch: its
         // relocations address the code the finaliser expands it to, and
         // nvlink drops what it resolves there.
         if (apply && target.mercuryKind == CULD_MERC_CODE) {
-            // Except the offsets of the function's jump tables in its
-            // kernels' banks: nvlink writes each into the capsule's encoded
-            // instruction, which the plugin finds from the SASS twin's
-            // instruction the same table patches.
-            if (sym->section && sym->section->shadow &&
-                sym->section->shadow->mercuryKind == CULD_MERC_FUNCTION_BANK)
-                record(*target.out, target.outOffset + capsuleField(file, relocHeader, target, r),
-                       *desc, *sym, kind, r.addend, !rela, target.owner);
-            // nvlink writes some other resolved constant-bank offsets into
-            // the capsule too (an LDC of c[28]: 0x70, bench workload,
-            // sm_100, final and -r; not a register-indexed load, corpus
-            // 124), in records culd does not decode yet: a value the
-            // capsule might hold is refused rather than left out.
-            else if (kind == CULD_TARGET_CONSTANT &&
-                     valueOf(*sym, target.owner) + static_cast<uint64_t>(r.addend) != 0)
-                throw FatalError(file.name() + ": section '" +
-                                 std::string(relocHeader.name) + "': relocation " +
-                                 ctx_.target.relocName(r.type) + " at offset " + hex(r.offset) +
-                                 " against '" + std::string(sym->name) +
-                                 "' resolves to a non-zero constant-bank offset, which nvlink "
-                                 "writes into the capsule; culd does not write it there yet");
+            // Except constant-bank offsets (a jump table's in its kernels'
+            // banks, a __constant__ operand's): nvlink writes each into the
+            // capsule's record of the instruction, which the plugin finds
+            // from the SASS twin's instruction the paired relocation
+            // patches. An instruction without a record has none to write.
+            bool functionBank = sym->section && sym->section->shadow &&
+                                sym->section->shadow->mercuryKind == CULD_MERC_FUNCTION_BANK;
+            if (functionBank || kind == CULD_TARGET_CONSTANT)
+                if (std::optional<uint64_t> field = capsuleField(file, relocHeader, target, r))
+                    record(*target.out, target.outOffset + *field, *desc, *sym, kind, r.addend,
+                           !rela, target.owner);
             return;
         }
         if (!apply)
@@ -287,28 +290,32 @@ private:
             keep(target, offset, *desc, *sym, r.addend, true, true);
     }
 
-    // Where relocation `r` of a capsule goes: the plugin decodes the
-    // capsule, given the SASS twin's instruction that the same symbol
-    // patches -- exactly one, or the pairing is refused.
-    uint64_t capsuleField(const ObjectFile &file, const ElfSection &relocHeader,
-                          const InputSection &capsule, const ElfReloc &r) {
+    // Where relocation `r` of a capsule goes (nullopt: the capsule holds no
+    // field for it). The plugin decodes the capsule as linked, given the
+    // linked SASS twin's instruction the paired relocation patches.
+    std::optional<uint64_t> capsuleField(const ObjectFile &file, const ElfSection &relocHeader,
+                                         const InputSection &capsule, const ElfReloc &r) {
         auto fail = [&](const std::string &why) {
             return FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
                               "': relocation " + ctx_.target.relocName(r.type) + " at offset " +
                               hex(r.offset) + " against '" +
                               std::string(file.symbols[r.symbol]->name) + "': " + why);
         };
-        const std::vector<uint64_t> &twinOffsets =
-            twinRelocationOffsets(file, capsule.twin, r.symbol);
-        if (twinOffsets.size() != 1)
-            throw fail(std::to_string(twinOffsets.size()) +
-                       " relocations of the SASS twin use the symbol; culd pairs the capsule's "
-                       "field with exactly one");
+        const InputSection *twin = capsule.twin;
+        if (!twin)
+            throw fail("the capsule has no SASS twin to pair it with");
+        const TwinReloc &paired = pairedTwinRelocation(file, relocHeader, capsule, r, fail);
+        std::optional<uint64_t> twinOffset = twin->linkedOffset(paired.offset);
+        if (!twinOffset)
+            throw fail("its SASS twin's instruction was removed");
+        ByteView bytes = capsule.rewritten.empty()
+                             ? capsule.bytes()
+                             : ByteView{capsule.rewritten.data(), capsule.rewritten.size()};
         try {
-            uint64_t field = ctx_.target.capsuleField(capsule.bytes(), r.type, twinOffsets[0]);
+            std::optional<uint64_t> field = ctx_.target.capsuleField(bytes, r.type, *twinOffset);
             uint64_t width = bytesTouched(*ctx_.target.reloc(r.type));
-            if (field >= capsule.size() || capsule.size() - field < width)
-                throw FatalError("the plugin placed it at " + hex(field) +
+            if (field && (*field >= bytes.size || bytes.size - *field < width))
+                throw FatalError("the plugin placed it at " + hex(*field) +
                                  ", outside the capsule");
             return field;
         } catch (const FatalError &e) {
@@ -316,23 +323,48 @@ private:
         }
     }
 
-    // The offsets in `twin` of its relocations against symbol `symbol`
-    // (the Mercury symbol table mirrors .symtab, so the index is shared).
-    // A capsule's relocations come together: its twin's are indexed once.
-    const std::vector<uint64_t> &twinRelocationOffsets(const ObjectFile &file,
-                                                       const InputSection *twin,
-                                                       uint32_t symbol) {
-        if (twin != indexedTwin_) {
-            indexedTwin_ = twin;
-            twinOffsets_.clear();
-            if (twin)
-                for (const ElfSection *header : relocationSectionsOf(file, *twin))
-                    for (const ElfReloc &r : file.elf().relocations(*header))
-                        twinOffsets_[r.symbol].push_back(r.offset);
+    // A capsule's relocations against a symbol pair with its SASS twin's in
+    // offset order: the capsule keeps the twin's instruction order (bench/'s
+    // workload: 995 of 995 pairs hold the same addend and land on a record
+    // of the twin's kind). Refused where the counts or addends differ.
+    struct TwinReloc {
+        uint64_t offset = 0;
+        int64_t addend = 0;
+        bool rela = false;
+    };
+    template <typename Fail>
+    const TwinReloc &pairedTwinRelocation(const ObjectFile &file, const ElfSection &relocHeader,
+                                          const InputSection &capsule, const ElfReloc &r,
+                                          Fail fail) {
+        if (&relocHeader != indexedCapsule_) {
+            indexedCapsule_ = &relocHeader;
+            twinRelocs_.clear();
+            capsuleOffsets_.clear();
+            for (const ElfSection *header : relocationSectionsOf(file, *capsule.twin))
+                for (const ElfReloc &t : file.elf().relocations(*header))
+                    twinRelocs_[t.symbol].push_back({t.offset, t.addend, header->type != SHT_REL});
+            for (const ElfReloc &c : file.elf().relocations(relocHeader))
+                capsuleOffsets_[c.symbol].push_back(c.offset);
+            for (auto &[symbol, relocs] : twinRelocs_)
+                std::sort(relocs.begin(), relocs.end(),
+                          [](const TwinReloc &a, const TwinReloc &b) { return a.offset < b.offset; });
+            for (auto &[symbol, offsets] : capsuleOffsets_)
+                std::sort(offsets.begin(), offsets.end());
         }
-        static const std::vector<uint64_t> none;
-        auto it = twinOffsets_.find(symbol);
-        return it == twinOffsets_.end() ? none : it->second;
+        const std::vector<TwinReloc> &twins = twinRelocs_[r.symbol];
+        const std::vector<uint64_t> &mine = capsuleOffsets_[r.symbol];
+        if (twins.size() != mine.size())
+            throw fail(std::to_string(twins.size()) + " relocations of the SASS twin and " +
+                       std::to_string(mine.size()) +
+                       " of the capsule use the symbol; culd pairs them one to one");
+        auto at = std::lower_bound(mine.begin(), mine.end(), r.offset);
+        if (at == mine.end() || *at != r.offset || (at + 1 != mine.end() && at[1] == r.offset))
+            throw fail("the capsule has more than one relocation at the offset");
+        const TwinReloc &paired = twins[static_cast<size_t>(at - mine.begin())];
+        if (paired.rela && paired.addend != r.addend)
+            throw fail("its SASS twin's paired relocation at " + hex(paired.offset) +
+                       " has another addend (" + std::to_string(paired.addend) + ")");
+        return paired;
     }
 
     // The relocation sections (.rel, .rela) of `s` in `file`, from an
@@ -458,12 +490,14 @@ private:
     const ElfSection *mercuryRela_ = nullptr;
     std::vector<RelocKeep> *kept_ = &ctx_.keptRelocs;
     // capsuleField's indices: a file's relocation sections by target, and
-    // one SASS twin's relocation offsets by symbol.
+    // one capsule's relocation section's and its SASS twin's relocations by
+    // symbol, in offset order.
     const ObjectFile *indexedFile_ = nullptr;
     std::unordered_map<const InputSection *, std::vector<const ElfSection *>>
         relocationSectionsOf_;
-    const InputSection *indexedTwin_ = nullptr;
-    std::unordered_map<uint32_t, std::vector<uint64_t>> twinOffsets_;
+    const ElfSection *indexedCapsule_ = nullptr;
+    std::unordered_map<uint32_t, std::vector<TwinReloc>> twinRelocs_;
+    std::unordered_map<uint32_t, std::vector<uint64_t>> capsuleOffsets_;
 };
 
 } // namespace

@@ -69,6 +69,12 @@ bool isReservedSharedSymbol(std::string_view name) {
     return name.rfind(".nv.reservedSmem.", 0) == 0;
 }
 
+bool isUndefinedVariable(const Symbol &s) {
+    return !s.defined && !s.isLocal && !s.isSectionSymbol && !s.isFunction() &&
+           (s.type == STT_OBJECT || s.type == STT_CUDA_OBJECT) && !isLinkerProvided(s.name) &&
+           !isExternSharedArray(s);
+}
+
 bool isUndefinedLabel(const Symbol &s) {
     return s.isLocal && !s.defined && !s.isSectionSymbol && s.name.rfind("$L__", 0) == 0;
 }
@@ -473,18 +479,22 @@ void reportUndefined(Context &ctx) {
     ctx.referencedFromLiveCode.clear();
     for (const auto &entry : referencedFrom(ctx, false))
         ctx.referencedFromLiveCode.insert(entry.first);
-    // A relocatable link may leave anything undefined for the next link --
-    // but nvlink -r writes an undefined variable (extern __device__ or
-    // __constant__) with value -1 and patches -1 into the code using it
-    // (sm_90, sm_120), which culd does not model yet.
+    // A relocatable link may leave anything undefined for the next link.
+    // nvlink 13.0 writes an undefined variable with the value -1
+    // (CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE, assignDataValues); what older
+    // toolkits write is not measured, so a target without the flag, or an
+    // input from such a toolkit (ELF ABI v7), is refused.
     if (ctx.opts.relocatable) {
+        bool measured = ctx.target.undefinedDataMinusOne() &&
+                        std::none_of(ctx.files.begin(), ctx.files.end(), [](const auto &f) {
+                            return f->elf().header().abiVersion < 8;
+                        });
         for (Symbol *s : ctx.symtab.globals())
-            if (!s->defined && !s->isFunction() && !isLinkerProvided(s->name) &&
-                !isExternSharedArray(*s) && ctx.referencedFromLiveCode.count(s) &&
-                (s->type == STT_OBJECT || s->type == STT_CUDA_OBJECT))
+            if (!measured && isUndefinedVariable(*s) && ctx.referencedFromLiveCode.count(s))
                 throw FatalError("undefined variable '" + std::string(s->name) +
-                                 "' in a relocatable link (-r) is not supported yet: nvlink "
-                                 "gives it the value -1 and patches that into the code");
+                                 "' in a relocatable link (-r) is not supported for these "
+                                 "inputs: what nvlink writes for it is measured only for "
+                                 "CUDA 13 cubins of sm_75 and later");
         return;
     }
     // A debug link keeps unreachable code, whose references are no error.

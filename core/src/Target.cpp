@@ -57,7 +57,8 @@ std::string_view Target::mercuryTwinName(std::string_view mercuryName) const {
     return at == 0 || at >= mercuryName.size() ? std::string_view() : mercuryName.substr(at);
 }
 
-uint64_t Target::capsuleField(ByteView capsule, uint32_t relocType, uint64_t twinOffset) const {
+std::optional<uint64_t> Target::capsuleField(ByteView capsule, uint32_t relocType,
+                                             uint64_t twinOffset) const {
     bool hooked = hasField(4, offsetof(culd_plugin_descriptor, capsule_field) +
                                   sizeof(desc_.capsule_field)) &&
                   desc_.capsule_field;
@@ -70,6 +71,8 @@ uint64_t Target::capsuleField(ByteView capsule, uint32_t relocType, uint64_t twi
                                      twinOffset, &field);
     if (rc != 0 || !error.empty())
         throw FatalError(error.empty() ? "plugin '" + plugin_.name() + "' cannot place it" : error);
+    if (field == CULD_CAPSULE_NO_FIELD)
+        return std::nullopt;
     return field;
 }
 

@@ -26,15 +26,36 @@
 // (every capsule of the kernels rewritten in the generated and Thrust/CUB
 // sets).
 //
-// A jump-table load (the LDC of `switch` code reading its table from the
-// function's constant bank) is a 32-byte record opening with kJumpTableLoad;
-// the table's 16-bit offset sits at +0x1c, zero in the compiler's output.
-// nvlink writes there what it writes into the SASS twin's instruction
-// (3267 of 3267 such relocations on sm_100, 103, 110, 120 and 121).
+// Where a linker-resolved value goes. The capsule's relocations address the
+// code it expands to, so the SASS twin's relocation against the same symbol
+// (paired by the core) names the instruction. An instruction without a
+// record of its own is expanded from its SASS twin, which already carries
+// the value: nvlink writes nothing into the capsule. An instruction with a
+// record holds it there: a constant-bank operand's 32-byte record opens
+// `02 22 <form> 06` and keeps the offset at +0x1c, zero in the compiler's
+// output, and nvlink writes there what it writes into the SASS twin. The
+// form goes with the relocation (bytes 4-7, the operand's type, vary):
+//   0x0e  an immediate operand c[bank][imm], R_MERCURY_ABS16 (the twin's
+//         R_CUDA_CONST_FIELD21_38)
+//   0x0c  a load LDC c[bank][R + imm], R_MERCURY_ABS16: a jump table read
+//         from the function's bank, or an indexed __constant__ element
+//   0x08  a wider immediate operand, R_MERCURY_ABS32 (the twin's
+//         R_CUDA_CONST_FIELD22_37)
+// Measured with nvlink 13.0 on sm_100-sm_121: 3267 of 3267 jump-table
+// relocations; 995 of 995 immediate operands of bench/'s workload (sm_100,
+// 1150 on sm_110/sm_120), and every one of 8 generated programs of mixed
+// int/float/double/struct __constant__ reads (records of every form). The
+// bases of register-indexed loads (R_CUDA_ABS16_32, 1044 of 1044 on the
+// workload) sit on instructions without a record. The SASS index counts
+// the instructions a prefix stands for (calls' records, 732 of 732, are
+// found only that way).
 #include "Capsule.h"
 #include "Hex.h"
 
+#include <culd-nvidia/Nvidia.h>
+
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace culd::mercury {
@@ -43,13 +64,27 @@ namespace {
 
 constexpr size_t kHeaderSize = 12;
 constexpr uint64_t kInstructionSize = 16;
-constexpr uint8_t kJumpTableLoad[] = {0x02, 0x22, 0x0c, 0x06, 0xf8, 0x00, 0x42, 0x00};
-constexpr uint64_t kJumpTableRecordSize = 32;
-constexpr uint64_t kJumpTableFieldOffset = 0x1c;
+constexpr uint64_t kOperandRecordSize = 32;
+constexpr uint64_t kOperandFieldOffset = 0x1c;
+constexpr uint32_t kMercuryAbs32 = nvidia::kMercuryTypeBase + 0x03;
+constexpr uint32_t kMercuryAbs16 = nvidia::kMercuryTypeBase + 0x04;
 
-// A record without the prefixes before it.
+// Whether `record` is a constant-bank operand whose field a relocation of
+// `relocType` patches, and the field's width.
+bool isOperandFor(const uint8_t *record, uint64_t size, uint32_t relocType, unsigned &width) {
+    if (size != kOperandRecordSize || record[0] != 0x02 || record[1] != 0x22 || record[3] != 0x06)
+        return false;
+    const uint8_t form = record[2];
+    width = relocType == kMercuryAbs32 ? 4 : 2;
+    return (relocType == kMercuryAbs16 && (form == 0x0c || form == 0x0e)) ||
+           (relocType == kMercuryAbs32 && form == 0x08);
+}
+
+// A record without the prefixes before it; `sassOnly` counts the SASS
+// instructions those prefixes stand for, just before its own.
 struct Record {
     uint64_t offset = 0, size = 0;
+    uint64_t sassOnly = 0;
 };
 
 // Size of the record opening with `lead`, 0 for a first byte never seen.
@@ -71,6 +106,8 @@ uint64_t recordSize(uint8_t lead, bool &prefix) {
         return 0;
     }
 }
+
+uint32_t shortCount(const uint8_t *record) { return uint32_t(record[1]) << 1 | record[0] >> 7; }
 
 // The capsule's records, one per instruction with a clear bit (prefixes
 // belong to the record after them), or an error.
@@ -97,6 +134,7 @@ bool parseRecords(const uint8_t *capsule, size_t size, std::vector<bool> &own,
     }
     uint64_t at = start;
     bool prefixed = false; // a prefix waits for its record
+    uint64_t sassOnly = 0;
     while (at < size) {
         bool prefix = false;
         uint64_t n = recordSize(capsule[at], prefix);
@@ -105,8 +143,16 @@ bool parseRecords(const uint8_t *capsule, size_t size, std::vector<bool> &own,
                     ") has an encoding culd does not know";
             return false;
         }
-        if (!prefix)
-            records.push_back({at, n});
+        if (prefix && shortCount(capsule + at) == 0) {
+            error = "capsule prefix at " + hex(at) + " counts no instruction";
+            return false;
+        }
+        if (prefix) {
+            sassOnly += shortCount(capsule + at) - 1;
+        } else {
+            records.push_back({at, n, sassOnly});
+            sassOnly = 0;
+        }
         prefixed = prefix;
         at += n;
     }
@@ -117,8 +163,6 @@ bool parseRecords(const uint8_t *capsule, size_t size, std::vector<bool> &own,
     }
     return true;
 }
-
-uint32_t shortCount(const uint8_t *record) { return uint32_t(record[1]) << 1 | record[0] >> 7; }
 
 bool putShortCount(uint8_t lead, uint32_t count, std::vector<uint8_t> &out) {
     if (count >> 9)
@@ -191,37 +235,53 @@ bool shrinkCapsule(const uint8_t *capsule, size_t size, const std::vector<bool> 
     return true;
 }
 
-bool jumpTableField(const uint8_t *capsule, size_t size, uint64_t twinOffset, uint64_t &field,
-                    std::string &error) {
+bool resolvedField(const uint8_t *capsule, size_t size, uint32_t relocType, uint64_t twinOffset,
+                   std::optional<uint64_t> &field, std::string &error) {
     std::vector<bool> own;
     std::vector<Record> records;
     if (!parseRecords(capsule, size, own, records, error))
         return false;
-    uint64_t index = twinOffset / kInstructionSize;
-    if (twinOffset % kInstructionSize || index >= own.size() || !own[index]) {
-        error = "the SASS instruction at " + hex(twinOffset) + " has no record in the capsule";
+    if (twinOffset % kInstructionSize) {
+        error = "the SASS twin's field at " + hex(twinOffset) + " is not in an instruction";
         return false;
     }
+    // Walk the Mercury instructions, counting the SASS ones they and the
+    // prefixes stand for, to the twin's instruction.
+    const uint64_t target = twinOffset / kInstructionSize;
+    uint64_t sass = 0;
     size_t k = 0;
-    for (uint64_t i = 0; i < index; ++i)
-        k += own[i];
-    const Record &r = records[k];
-    const uint64_t body = r.offset;
-    if (r.size != kJumpTableRecordSize ||
-        std::memcmp(capsule + body, kJumpTableLoad, sizeof kJumpTableLoad) != 0) {
-        error = "the capsule record at " + hex(body) +
-                " is not a jump-table load culd knows how to patch";
-        return false;
+    for (bool hasRecord : own) {
+        const Record *r = hasRecord ? &records[k++] : nullptr;
+        if (r && target < sass + r->sassOnly) {
+            error = "the SASS instruction at " + hex(twinOffset) +
+                    " has no Mercury instruction (a prefix counts it)";
+            return false;
+        }
+        sass += r ? r->sassOnly : 0;
+        if (sass++ != target)
+            continue;
+        if (!r) { // expanded from the SASS twin, which carries the value
+            field.reset();
+            return true;
+        }
+        unsigned width = 0;
+        if (!isOperandFor(capsule + r->offset, r->size, relocType, width)) {
+            error = "the capsule record at " + hex(r->offset) +
+                    " is not a constant-bank operand culd knows how to patch with this relocation";
+            return false;
+        }
+        uint32_t current = 0;
+        std::memcpy(&current, capsule + r->offset + kOperandFieldOffset, width);
+        if (current != 0) {
+            error = "the constant-bank operand at " + hex(r->offset) +
+                    " of the capsule already holds " + hex(current);
+            return false;
+        }
+        field = r->offset + kOperandFieldOffset;
+        return true;
     }
-    uint16_t current = 0;
-    std::memcpy(&current, capsule + body + kJumpTableFieldOffset, 2);
-    if (current != 0) {
-        error = "the jump-table load at " + hex(body) + " of the capsule already holds " +
-                hex(current);
-        return false;
-    }
-    field = body + kJumpTableFieldOffset;
-    return true;
+    error = "the SASS instruction at " + hex(twinOffset) + " is past the capsule's code";
+    return false;
 }
 
 } // namespace culd::mercury

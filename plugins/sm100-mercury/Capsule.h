@@ -1,23 +1,27 @@
 // The encoding of a capsule (.nv.capmerc.text.<f>) as far as the linker
 // needs it: which record holds a given instruction, and where nvlink writes
-// a jump table's offset into it. See Capsule.cpp for the layout and
+// a constant-bank offset into it. See Capsule.cpp for the layout and
 // docs/nvlink-findings.md for how it was measured.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace culd::mercury {
 
 // Where a capsule keeps the field of the SASS twin's instruction at byte
-// offset `twinOffset` that an R_MERCURY_ABS16 against a function's jump
-// table patches. Returns false with `error` set when the capsule does not
-// parse, the instruction has no record of its own, or its record is not a
-// jump-table load with an empty field.
-bool jumpTableField(const uint8_t *capsule, size_t size, uint64_t twinOffset, uint64_t &field,
-                    std::string &error);
+// offset `twinOffset` that a relocation of `relocType` (R_MERCURY_ABS16 or
+// ABS32) resolved by the linker patches there: `field` is the capsule's
+// byte offset of the constant-bank offset nvlink writes, or empty when the
+// instruction has no record of its own (its twin carries the value).
+// Returns false with `error` set when the capsule does not parse, a prefix
+// counts the instruction, or its record is not a constant-bank operand of
+// the relocation's width with an empty field.
+bool resolvedField(const uint8_t *capsule, size_t size, uint32_t relocType, uint64_t twinOffset,
+                   std::optional<uint64_t> &field, std::string &error);
 
 // The capsule of a function whose SASS lost instructions (Fences.cpp):
 // `removed` flags the SASS twin's instructions that are gone, `newPadding`

@@ -21,6 +21,7 @@
 #include "Finalizer.h"
 
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace {
@@ -49,7 +50,7 @@ culd_arch_info blackwell(uint32_t sm) {
               CULD_ARCH_F_LATE_SECTION_SYMBOLS_LAST | CULD_ARCH_F_FRAME_BY_ENTRY |
               CULD_ARCH_F_NO_RESOLVED_RELOCS | CULD_ARCH_F_MODULE_SHARED_RESERVED |
               CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED | CULD_ARCH_F_REPLACED_FRAMES_DROPPED |
-              CULD_ARCH_F_LOST_COPY_BANKS_DROPPED;
+              CULD_ARCH_F_LOST_COPY_BANKS_DROPPED | CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE;
     a.phdr_layout = CULD_PHDR_SPLIT;
     a.num_info_tail_codes = sizeof kInfoTailCodes / sizeof kInfoTailCodes[0];
     a.info_tail_codes = kInfoTailCodes;
@@ -156,18 +157,20 @@ public:
         return 0;
     }
 
-    // nvlink writes a jump table's offset into the capsule's table load as
-    // into its SASS twin (Capsule.cpp); no other capsule field is patched.
+    // nvlink writes a constant-bank offset into the capsule's record of
+    // the instruction as into its SASS twin (Capsule.cpp); an instruction
+    // without a record takes it from the twin.
     bool hasCapsuleFields() const override { return true; }
     int32_t capsuleField(const culd_host &host, uint32_t, const uint8_t *capsule, uint64_t size,
                          uint32_t relocType, uint64_t twinOffset,
                          uint64_t &field) const override {
-        constexpr uint32_t kMercuryAbs16 = culd::nvidia::kMercuryTypeBase + 0x04;
-        std::string error = "culd patches only jump-table offsets (R_MERCURY_ABS16) in capsules";
-        if (relocType == kMercuryAbs16 &&
-            culd::mercury::jumpTableField(capsule, static_cast<size_t>(size), twinOffset, field,
-                                          error))
+        std::optional<uint64_t> at;
+        std::string error;
+        if (culd::mercury::resolvedField(capsule, static_cast<size_t>(size), relocType,
+                                         twinOffset, at, error)) {
+            field = at ? *at : CULD_CAPSULE_NO_FIELD;
             return 0;
+        }
         report(host, CULD_LOG_ERROR, error);
         return -1;
     }

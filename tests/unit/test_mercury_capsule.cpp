@@ -1,14 +1,15 @@
 // The capsule decoder of the sm100-mercury plugin (Capsule.cpp): where a
-// jump table's offset goes, on hand-made capsules and on one ptxas wrote.
+// constant-bank offset goes, on hand-made capsules and on ones ptxas wrote.
 #include "Capsule.h"
 
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-using culd::mercury::jumpTableField;
+using culd::mercury::resolvedField;
 
 namespace {
 
@@ -17,6 +18,10 @@ const std::vector<uint8_t> kTableLoad = {0x02, 0x22, 0x0c, 0x06, 0xf8, 0x00, 0x4
                                          0,    0,    0x81, 0x01, 0x41, 0,    0,    0,
                                          0,    0x0a, 0,    0,    0,    0,    0,    0,
                                          0,    0,    0,    0,    0,    0,    0,    0};
+const std::vector<uint8_t> kOperand = {0x02, 0x22, 0x0e, 0x06, 0xf8, 0x00, 0x42, 0x00,
+                                       0,    0,    0xc1, 0,    0x42, 0,    2,    0,
+                                       0,    0,    0,    0,    0,    0,    0,    0,
+                                       0,    0,    0,    0,    0,    0,    0,    0};
 const std::vector<uint8_t> kOther32 = {0x02, 0x29, 0x04, 0x06, 0xf8, 0, 0x04, 0, 0, 0, 0,
                                        0,    0,    0,    0,    0,    0, 0,    0, 0, 0, 0,
                                        0,    0,    0,    0,    0,    0, 5,    0, 0, 0};
@@ -50,13 +55,15 @@ std::vector<uint8_t> capsule(uint32_t count, const std::vector<uint32_t> &own,
 
 struct Placed {
     bool ok = false;
-    uint64_t field = 0;
+    std::optional<uint64_t> field;
     std::string error;
 };
 
-Placed place(const std::vector<uint8_t> &c, uint64_t twinOffset) {
+constexpr uint32_t kAbs32 = 0x10003, kAbs16 = 0x10004;
+
+Placed place(const std::vector<uint8_t> &c, uint64_t twinOffset, uint32_t type = kAbs16) {
     Placed p;
-    p.ok = jumpTableField(c.data(), c.size(), twinOffset, p.field, p.error);
+    p.ok = resolvedField(c.data(), c.size(), type, twinOffset, p.field, p.error);
     return p;
 }
 
@@ -81,27 +88,66 @@ TEST_CASE("a jump table's offset goes into the record of its instruction") {
     CHECK(second.field == records + 16 + 32 + 0x1c);
 }
 
-TEST_CASE("a prefix takes no instruction of its own") {
-    auto c = capsule(8, {1, 2, 7}, {kShort4, kPrefix, kTableLoad, kShort2});
+TEST_CASE("an immediate constant operand's offset goes into its record") {
+    auto c = capsule(6, {2, 5}, {kOperand, kShort2});
     Placed p = place(c, 2 * 16);
     REQUIRE(p.ok);
+    CHECK(p.field == 12 + 4 + 0x1c);
+    // The operand's type (bytes 4-7) does not move the field.
+    auto typed = c;
+    typed[12 + 4 + 4] = 0x00;
+    typed[12 + 4 + 6] = 0x52;
+    CHECK(place(typed, 2 * 16).field == 12 + 4 + 0x1c);
+    // The wide form (0x08) takes R_MERCURY_ABS32, 32 bits; the others not.
+    auto wide = c;
+    wide[12 + 4 + 2] = 0x08;
+    CHECK(place(wide, 2 * 16, kAbs32).field == 12 + 4 + 0x1c);
+    CHECK(place(wide, 2 * 16).error.find("with this relocation") != std::string::npos);
+    CHECK(place(c, 2 * 16, kAbs32).error.find("with this relocation") != std::string::npos);
+    wide[12 + 4 + 0x1f] = 0x01;
+    CHECK(place(wide, 2 * 16, kAbs32).error.find("already holds 0x1000000") != std::string::npos);
+    // Another relocation type patches no record.
+    CHECK(!place(c, 2 * 16, 0x10002).ok);
+}
+
+TEST_CASE("an instruction without a record takes its value from its twin") {
+    auto c = capsule(6, {2, 5}, {kOperand, kShort2});
+    for (uint64_t i : {0, 1, 3, 4}) {
+        Placed p = place(c, i * 16);
+        REQUIRE(p.ok);
+        CHECK(!p.field);
+    }
+}
+
+TEST_CASE("a prefix stands for SASS instructions before its record's") {
+    // d1 01 counts 3: two SASS-only instructions, then the record's own.
+    auto c = capsule(8, {1, 2, 7}, {kShort4, kPrefix, kTableLoad, kShort2});
+    Placed p = place(c, 4 * 16);
+    REQUIRE(p.ok);
     CHECK(p.field == 12 + 4 + 4 + 2 + 0x1c);
-    // A prefix before the table load itself is skipped too.
+    // The SASS-only instructions have no field anywhere.
+    CHECK(place(c, 2 * 16).error.find("a prefix counts it") != std::string::npos);
+    CHECK(place(c, 3 * 16).error.find("a prefix counts it") != std::string::npos);
+    // Instructions after it are shifted by the two.
+    Placed after = place(c, 5 * 16);
+    REQUIRE(after.ok);
+    CHECK(!after.field);
     auto d = capsule(8, {1, 7}, {kPrefix, kTableLoad, kShort2});
-    Placed q = place(d, 16);
+    Placed q = place(d, 3 * 16);
     REQUIRE(q.ok);
     CHECK(q.field == 12 + 4 + 2 + 0x1c);
+    // A prefix counting nothing is an encoding culd does not know.
+    auto zero = capsule(8, {1, 7}, {{0x51, 0x00}, kTableLoad, kShort2});
+    CHECK(place(zero, 16).error.find("counts no instruction") != std::string::npos);
 }
 
 TEST_CASE("the capsule's field is refused where it cannot be found for sure") {
     auto c = capsule(12, {3, 5, 10}, {kOther32, kTableLoad, kShort2});
-    // An instruction without a record, one not on a 16-byte boundary, one
-    // past the function.
-    CHECK(place(c, 4 * 16).error.find("has no record") != std::string::npos);
+    // One not on a 16-byte boundary, one past the function.
     CHECK(!place(c, 5 * 16 + 4).ok);
-    CHECK(!place(c, 40 * 16).ok);
-    // A record that is not a table load.
-    CHECK(place(c, 3 * 16).error.find("not a jump-table load") != std::string::npos);
+    CHECK(place(c, 40 * 16).error.find("past the capsule") != std::string::npos);
+    // A record that is not a constant-bank operand.
+    CHECK(place(c, 3 * 16).error.find("not a constant-bank operand") != std::string::npos);
     // A field that already holds a value.
     auto filled = c;
     filled[12 + 4 + 32 + 0x1c] = 0x34;
@@ -119,6 +165,27 @@ TEST_CASE("the capsule's field is refused where it cannot be found for sure") {
     auto huge = capsule(12, {3, 5, 10}, {kOther32, kTableLoad, kShort2});
     huge[10] = 0x10; // 1M instructions: the mask alone is past the end
     CHECK(place(huge, 5 * 16).error.find("past its end") != std::string::npos);
+}
+
+TEST_CASE("ptxas's capsule of a __constant__ array read at c[28] and by index") {
+    // .nv.capmerc.text of `pick` (corpus 134, sm_100): nvlink 13.0 wrote
+    // 0x70 at 0x30 for the SASS twin's R_CUDA_CONST_FIELD21_38 at 0x0; the
+    // R_CUDA_ABS16_32 at 0x10 (the indexed loads' base) has no record.
+    auto c = fromHex(
+        "11000000010000c028000000bef7de7b2f00000002220e06f80042000000c10042000200000000000000"
+        "0000000000000000000002220c06f80042000000c10042000002000a0000000000000000000000000000"
+        "02220c06f80042000000010042000001000a000000000000000000000000000002220c06f80042000000"
+        "c1004200c001000a000000000000000000000000000002220c06f80042000000810142008001000a0000"
+        "00000000000000000000000002220c06f80042000000010042004001000a000000000000000000000000"
+        "000002220c06f80042000000010042000000000a000000000000000000000000000002220c06f8004200"
+        "0000c1004200c000000a00000000000000000000000000004233000ed004");
+    REQUIRE(c.size() == 0x11a);
+    Placed immediate = place(c, 0x0);
+    REQUIRE(immediate.ok);
+    CHECK(immediate.field == 0x30u);
+    Placed indexed = place(c, 0x10);
+    REQUIRE(indexed.ok);
+    CHECK(!indexed.field);
 }
 
 TEST_CASE("ptxas's capsule of a switch: the four tables' fields nvlink writes") {

@@ -715,7 +715,8 @@ TEST_CASE("hooks are called", "[plugin-boundary]") {
                                      uint64_t *field) -> int32_t {
             twinOffsets.push_back(twin);
             int32_t rc = real(host, sm, capsule, size, type, twin, field);
-            *field += 2; // the high half of the field: the value moves
+            if (*field != CULD_CAPSULE_NO_FIELD)
+                *field += 2; // the high half of the field: the value moves
             return rc;
         };
         LinkResult moved = link(mock, "sm_100", in);
@@ -725,6 +726,18 @@ TEST_CASE("hooks are called", "[plugin-boundary]") {
             CHECK(twin % 16 == 0);
         CHECK(moved.image.size() == before.image.size());
         CHECK(moved.image != before.image);
+        // CULD_CAPSULE_NO_FIELD (ABI 2.9): the capsule holds none, nothing
+        // is written there.
+        mock.desc.capsule_field = [](const culd_host *, uint32_t, const uint8_t *, uint64_t,
+                                     uint32_t, uint64_t, uint64_t *field) -> int32_t {
+            *field = CULD_CAPSULE_NO_FIELD;
+            return 0;
+        };
+        LinkResult none = link(mock, "sm_100", in);
+        REQUIRE(none.outcome == "ok");
+        CHECK(none.image.size() == before.image.size());
+        CHECK(none.image != before.image);
+        CHECK(none.image != moved.image);
         // A plugin that cannot place it stops the link, naming the
         // relocation and giving its reason; one without the hook too.
         mock.desc.capsule_field = [](const culd_host *host, uint32_t, const uint8_t *, uint64_t,

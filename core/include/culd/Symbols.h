@@ -128,6 +128,9 @@ bool isDeviceSyscall(std::string_view name);
 bool isLinkerProvided(std::string_view name);
 // The linker's symbols for the reserved shared memory (.nv.reservedSmem.*).
 bool isReservedSharedSymbol(std::string_view name);
+// A variable (extern __device__ or __constant__) no input defines; the
+// linker's own names and extern __shared__ arrays are not.
+bool isUndefinedVariable(const Symbol &s);
 // A compiler label (`$L__tmp95`) an input names without defining it: ptxas
 // leaves some in -G debug information; nvlink resolves nothing to them and
 // writes none to its output.

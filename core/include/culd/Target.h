@@ -64,6 +64,9 @@ public:
     bool lostCopyBanksDropped() const {
         return arch_.flags & CULD_ARCH_F_LOST_COPY_BANKS_DROPPED;
     }
+    bool undefinedDataMinusOne() const {
+        return arch_.flags & CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE;
+    }
     bool linksFrameByEntry() const { return arch_.flags & CULD_ARCH_F_FRAME_BY_ENTRY; }
     // Whether .nv.info.<f> records of this code follow the reversed others.
     bool isInfoTailCode(uint32_t code) const;
@@ -111,11 +114,13 @@ public:
     std::string_view mercuryTwinName(std::string_view mercuryName) const;
 
     // Where a value the linker resolves goes in a capsule (CULD_MERC_CODE):
-    // the capsule byte offset of the field of a `relocType` relocation whose
-    // symbol patches the SASS twin's instruction at `twinOffset` (ABI 2.4
-    // capsule_field). Throws FatalError with the plugin's reason (or that it
-    // has no such hook) when it cannot place it.
-    uint64_t capsuleField(ByteView capsule, uint32_t relocType, uint64_t twinOffset) const;
+    // the capsule byte offset of the field of a `relocType` relocation paired
+    // with the one patching the SASS twin's instruction at `twinOffset`, or
+    // nullopt where the capsule holds none (ABI 2.4 capsule_field, 2.9
+    // CULD_CAPSULE_NO_FIELD). Throws FatalError with the plugin's reason (or
+    // that it has no such hook) when it cannot place it.
+    std::optional<uint64_t> capsuleField(ByteView capsule, uint32_t relocType,
+                                         uint64_t twinOffset) const;
 
     // Code the plugin rewrites before layout (ABI 2.6 rewrite_code): the new
     // bytes of one function's .text, the input byte ranges removed, sorted

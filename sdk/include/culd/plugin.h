@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 8u
+#define CULD_PLUGIN_ABI_MINOR 9u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -232,7 +232,12 @@ enum {
     /* The per-function constant bank (.nv.constant2.<f>) of a weak copy
      * that lost to an earlier definition goes with its code. Without it,
      * the core keeps the bank as nvlink up to sm_89 does. ABI 2.7. */
-    CULD_ARCH_F_LOST_COPY_BANKS_DROPPED = 1u << 14
+    CULD_ARCH_F_LOST_COPY_BANKS_DROPPED = 1u << 14,
+    /* A relocatable link (-r) writes a variable still undefined (extern
+     * __device__, defined by a later link) with the value -1, its
+     * references left for that link (nvlink 13.0, sm_75-sm_121). Without
+     * it, the core refuses -r with an undefined variable. ABI 2.9. */
+    CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE = 1u << 15
 };
 
 /* Program headers of an executable (non -r) output. */
@@ -376,6 +381,9 @@ typedef uint32_t (*culd_mercury_twin_fn)(const char *name);
 typedef int32_t (*culd_finalize_fn)(const culd_host *host, uint32_t sm,
                                     const uint8_t *image, uint64_t size,
                                     culd_buffer *out);
+/* capsule_field: the capsule holds no field for the relocation (ABI 2.9). */
+#define CULD_CAPSULE_NO_FIELD UINT64_MAX
+
 typedef int32_t (*culd_capsule_field_fn)(const culd_host *host, uint32_t sm,
                                          const uint8_t *capsule, uint64_t size,
                                          uint32_t reloc_type, uint64_t twin_offset,
@@ -450,12 +458,15 @@ typedef struct culd_plugin_descriptor {
     /* ABI 2.4. Where a value the linker resolves goes in a capsule
      * (CULD_MERC_CODE). A capsule's relocations address the code it expands
      * to, not its own bytes, yet nvlink writes some values into its encoded
-     * instructions (a jump table's offset in the kernels' banks). Gets the
-     * input capsule, the relocation's type and the byte offset in the SASS
-     * twin of the instruction the same symbol patches there; writes the
-     * capsule byte offset where the relocation's field starts and returns
-     * 0, or returns non-zero after reporting why it cannot place it. NULL:
-     * the core refuses such relocations. */
+     * instructions (constant-bank offsets: a jump table's, an immediate
+     * `__constant__` operand's). Gets the capsule as linked (rewritten by
+     * rewrite_code where it was), the relocation's type and the byte offset
+     * in the linked SASS twin of the instruction the paired twin relocation
+     * patches; writes the capsule byte offset where the relocation's field
+     * starts, or CULD_CAPSULE_NO_FIELD (ABI 2.9) when the capsule holds no
+     * field for it (the instruction is expanded from its twin, which carries
+     * the value), and returns 0; or returns non-zero after reporting why it
+     * cannot place it. NULL: the core refuses such relocations. */
     culd_capsule_field_fn capsule_field;
 
     /* ABI 2.5. Which of the arch's fastpath_code_bits one function's code

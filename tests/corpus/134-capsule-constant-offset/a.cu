@@ -1,8 +1,8 @@
-// sm_100+: c[28] is read with an immediate offset (0x70). In a final link
-// nvlink writes the resolved constant-bank offset into the capsule's record
-// of that load as well as into the SASS; culd left the capsule's field 0
-// (a different cubin, exit 0, found on bench/'s workload) and now refuses
-// the link, as it does not decode that record yet. -r writes it too.
+// sm_100+: c[28] is read with an immediate offset (0x70). nvlink writes the
+// resolved constant-bank offset into the capsule's record of that load as
+// well as into the SASS, in a final link and under -r; culd once left the
+// capsule's field 0 (a different cubin, exit 0, found on bench/'s
+// workload). The indexed loads' base has no record of its own.
 __constant__ int c[32] = {5, 7, 9};
 __device__ __noinline__ int pick(int x)
 {

@@ -397,15 +397,14 @@ constexpr size_t kPastBranch = kNever - 1;
 // Where each of `producers` is first needed: the first instruction after
 // it, on the straight line, that reads or writes one of its destination
 // registers -- kNever when an unconditional EXIT comes first, kPastBranch
-// when other control flow does. An instruction whose operands are not
-// modelled before that point fails, and so does a conditional EXIT: nvlink
-// then joins the producer to a live group waited on before the EXIT, which
-// one is not understood (generated kernels: the second, third or first
-// wait after it, though a barrier is free). One backward sweep, each
-// instruction decoded once.
+// when other control flow does, and a conditional `@P EXIT` that comes
+// first (recorded in `pastExit`): nvlink then has the producer waited on
+// by that EXIT, or joins it to an earlier group (see exitJoin). An
+// instruction whose operands are not modelled before that point fails. One
+// backward sweep, each instruction decoded once.
 bool firstUses(const std::vector<Insn> &code,
                const std::map<size_t, std::vector<RegisterId>> &producers,
-               std::map<size_t, size_t> &use, std::string &error) {
+               std::map<size_t, size_t> &use, std::set<size_t> &pastExit, std::string &error) {
     if (producers.empty())
         return true;
     std::vector<size_t> nextUse(2 * kUniformBase, kNever);
@@ -417,21 +416,18 @@ bool firstUses(const std::vector<Insn> &code,
             for (RegisterId r : p->second)
                 first = std::min(first, nextUse[r]);
             size_t reach = std::min(first, stop); // how far the straight line is known
-            if (conditionalExit < reach) {
-                error = "the producer at offset " + hex(k * 16) +
-                        (first <= stop ? " is first used at offset " + hex(first * 16)
-                                       : " reaches control flow at offset " + hex(stop * 16)) +
-                        ", past the conditional EXIT at offset " + hex(conditionalExit * 16);
-                return false;
-            }
             bool stopped = stop != kNever && stop <= first;
             uint32_t stopOp = stopped ? opcode9(code[stop]) : 0;
-            if (stopped && stopOp != kExit && !isControlClass(stopOp)) {
+            if (conditionalExit < reach) {
+                use[k] = conditionalExit;
+                pastExit.insert(k);
+            } else if (stopped && stopOp != kExit && !isControlClass(stopOp)) {
                 error = "the operands of opcode " + hex(opcode13(code[stop])) + " at offset " +
                         hex(stop * 16) + " are not modelled";
                 return false;
+            } else {
+                use[k] = !stopped ? first : stopOp == kExit ? kNever : kPastBranch;
             }
-            use[k] = !stopped ? first : stopOp == kExit ? kNever : kPastBranch;
         }
         uint32_t op = opcode9(code[k]);
         std::optional<Operands> ops;
@@ -457,13 +453,39 @@ struct Rederived {
     std::vector<Slot> forced;
     // Forced slots needed right where ptxas waits for them.
     std::unordered_set<Slot> neededAtWait;
+    std::unordered_set<Slot> neededAtR1Wait;
     // A forced slot on the R1 load's barrier: what ptxas released with it.
     std::map<Slot, std::vector<Slot>> r1Mates;
     // Producers on the R1 load's barrier first needed past ptxas's wait
     // there, behind a producer of the same release needed at the wait.
     std::vector<Slot> lateBehindMate;
+    // Producers on the R1 load's barrier first needed past a conditional
+    // EXIT: the instruction of the second wait after each, and whether
+    // ptxas waits for it at the EXIT (exitJoin).
+    struct ExitJoin {
+        size_t secondWait;
+        bool waitedAtExit;
+    };
+    std::map<Slot, ExitJoin> exitJoins;
     bool has(Slot s) const { return consumer.count(s) != 0; }
 };
+
+// The instruction of the second wait after `at` and before `exit`, on a
+// barrier other than `b0` (the R1 load's, released only at the EXIT), if
+// it waits on exactly one barrier.
+std::optional<size_t> secondWaitAfter(const std::vector<Insn> &code, size_t at, size_t exit,
+                                      uint32_t b0) {
+    unsigned seen = 0;
+    for (size_t i = at + 1; i < exit; ++i) {
+        uint32_t mask = waitMask(code[i]) & ~(1u << b0);
+        if (mask == 0 || ++seen < 2)
+            continue;
+        if (mask & (mask - 1))
+            return std::nullopt;
+        return i;
+    }
+    return std::nullopt;
+}
 
 // For each forced slot: the first wait on its barrier releases it with the
 // producers it shares the barrier with; all of them are re-derived. The
@@ -511,7 +533,8 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
         }
     }
     std::map<size_t, size_t> use;
-    if (!firstUses(code, producers, use, error))
+    std::set<size_t> pastExit;
+    if (!firstUses(code, producers, use, pastExit, error))
         return false;
     for (const Release &r : releases) {
         size_t first = kNever; // of the producers re-derived here
@@ -523,6 +546,20 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             size_t touch = use.at(s / 2);
             if (touch == kPastBranch)
                 continue; // keeps ptxas's waits
+            if (pastExit.count(s / 2)) {
+                // Measured with at most two producers on the R1 load's
+                // barrier; with three, nvlink took the third wait in 2 of 8
+                // kernels (exitJoin).
+                std::optional<size_t> join;
+                if (r.barrier != b0 || r.slots->size() > 2 ||
+                    !(join = secondWaitAfter(code, s / 2, touch, b0))) {
+                    error = "the producer at offset " + hex(s / 2 * 16) +
+                            " is first needed past the conditional EXIT at offset " +
+                            hex(touch * 16) + " in a shape nvlink's choice for is not known";
+                    return false;
+                }
+                out.exitJoins[s] = {*join, r.wait == touch};
+            }
             if (touch == kNever || touch < r.wait) {
                 error = "the registers of the producer at offset " + hex(s / 2 * 16) +
                         " disagree with ptxas's wait at offset " + hex(r.wait * 16);
@@ -548,8 +585,12 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             out.consumer[s] = touch;
             first = std::min(first, touch);
         }
-        if (out.has(r.forced) && out.consumer.at(r.forced) == r.wait)
+        if (out.has(r.forced) && out.consumer.at(r.forced) == r.wait &&
+            !out.exitJoins.count(r.forced)) {
             out.neededAtWait.insert(r.forced);
+            if (r.barrier == b0)
+                out.neededAtR1Wait.insert(r.forced);
+        }
         if (r.barrier == b0)
             for (Slot s : *r.slots)
                 if (s != r.forced)
@@ -761,6 +802,75 @@ bool laterReleasedBarrier(const BarrierReleases &rel, size_t own, Slot group, ui
     return false;
 }
 
+// Issue cycle of each instruction: the stall counts (bits 105-108) of the
+// instructions before it, which the rewrite leaves alone.
+std::vector<uint64_t> issueCycles(const std::vector<Insn> &code) {
+    std::vector<uint64_t> cycles(code.size() + 1, 0);
+    for (size_t i = 0; i < code.size(); ++i)
+        cycles[i + 1] = cycles[i] + getBits(code[i], kStallBit, 4);
+    return cycles;
+}
+
+// Issue cycles between instructions `a` and `b`, either way round.
+uint64_t cyclesBetween(const std::vector<uint64_t> &cycles, size_t a, size_t b) {
+    return cycles[a] > cycles[b] ? cycles[a] - cycles[b] : cycles[b] - cycles[a];
+}
+
+// Rule 2a of joinedBarrier, for a forced producer on the R1 load's barrier
+// needed right where ptxas waits for it: the barrier whose release comes
+// nearest its own consumer in issue cycles, before or after it (variants of
+// libcudadevrt's memcpy_3d_device on sm_100-sm_121, an LDCU forced onto
+// the R1 barrier: a release 21 cycles before beat one 25 after, one 7
+// after beat one 33 before, one 25 after beat one 34 before; rules 2 and
+// 3 each got some of them wrong, without a word). A tie is refused.
+bool nearestReleasedBarrier(const BarrierReleases &rel, const std::vector<uint64_t> &cycles,
+                            size_t own, Slot group, uint32_t &pick, std::string &error) {
+    uint64_t best = UINT64_MAX;
+    bool tie = false;
+    for (uint32_t c = 0; c < kNumBarriers; ++c) {
+        if (rel.wait[c] == kNever)
+            continue;
+        uint64_t d = cyclesBetween(cycles, rel.wait[c], own);
+        tie = d == best || (d > best && tie);
+        if (d < best) {
+            best = d;
+            pick = c;
+            tie = false;
+        }
+    }
+    if (!tie)
+        return true;
+    error = "the producer at offset " + hex(group / 2 * 16) +
+            " finds no free scoreboard barrier, and two barriers are released equally near its "
+            "first read; nvlink's choice there is not known";
+    return false;
+}
+
+
+// Whether `group` holds a producer on the R1 load's barrier needed past
+// ptxas's wait there, behind a mate needed at it (Rederived).
+bool isLateBehindMate(const Rederived &rd, Dependencies &deps, Slot group) {
+    return std::any_of(rd.lateBehindMate.begin(), rd.lateBehindMate.end(),
+                       [&](Slot s) { return deps.groups.find(s) == group; });
+}
+
+// Rule 1's mate barrier holds for such a late producer unless another
+// barrier is released exactly as many issue cycles from its first read on
+// the other side: with the mate's 25 cycles before and another 25 after,
+// nvlink took the mate in one kernel and the other in another (variants of
+// libcudadevrt's memcpy_3d_device, sm_120); 102 of 102 others took the
+// mate, nearer or not.
+bool mateUnlikeAnyOther(const BarrierReleases &rel, const std::vector<uint64_t> &cycles,
+                        size_t own, uint32_t mate) {
+    if (rel.wait[mate] == kNever || rel.wait[mate] >= own)
+        return true;
+    for (uint32_t c = 0; c < kNumBarriers; ++c)
+        if (c != mate && rel.wait[c] != kNever && rel.wait[c] > own &&
+            cyclesBetween(cycles, rel.wait[c], own) == cyclesBetween(cycles, rel.wait[mate], own))
+            return false;
+    return true;
+}
+
 // Rule 3 of joinedBarrier: the barrier released last without coming after
 // `own` (kNumBarriers: none).
 uint32_t lastReleasedBarrier(const BarrierReleases &rel, size_t own) {
@@ -780,6 +890,9 @@ uint32_t lastReleasedBarrier(const BarrierReleases &rel, size_t own) {
 //     released with it there: nvlink gives them the same one (two or three
 //     loads on that barrier, read at ptxas's wait or later, variants of
 //     libcudadevrt's memcpy_3d_device). Two such barriers are refused.
+//  2a. On the R1 load's barrier and needed right where ptxas waits for
+//     it: the barrier released nearest its first read in issue cycles
+//     (nearestReleasedBarrier).
 //  2. Needed right where ptxas waits for it: the lowest barrier holding a
 //     re-derived group that is next waited on after that point, which one
 //     wait there then releases early (an LDC forced onto an LDCU's barrier
@@ -792,18 +905,30 @@ uint32_t lastReleasedBarrier(const BarrierReleases &rel, size_t own) {
 //     group waited on at 0x1d0, share the barrier waited on at 0x190).
 bool joinedBarrier(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
                    const Rederived &rd, const std::unordered_set<Slot> &rederivedGroups,
-                   Slot group, size_t at, uint32_t &pick, std::string &error) {
+                   const std::vector<uint64_t> &cycles, Slot group, size_t at, uint32_t &pick,
+                   std::string &error) {
     pick = kNumBarriers;
     auto own = deps.firstConsumer.find(group);
     if (own == deps.firstConsumer.end())
         return true;
+    BarrierReleases rel = barrierReleases(deps, colour, rederivedGroups, at);
     if (!r1MateBarrier(deps, colour, rd, group, at, pick, error))
         return false;
-    if (pick != kNumBarriers)
+    if (pick != kNumBarriers) {
+        if (isLateBehindMate(rd, deps, group) &&
+            !mateUnlikeAnyOther(rel, cycles, own->second, pick)) {
+            error = "the producer at offset " + hex(group / 2 * 16) +
+                    " is needed past ptxas's wait on the stack-pointer load's barrier, and a "
+                    "barrier is released as near its first read as its mate's; nvlink's choice "
+                    "there is not known";
+            return false;
+        }
         return true;
-    BarrierReleases rel = barrierReleases(deps, colour, rederivedGroups, at);
-    bool neededAtWait = std::any_of(rd.neededAtWait.begin(), rd.neededAtWait.end(),
-                                    [&](Slot f) { return deps.groups.find(f) == group; });
+    }
+    auto inGroup = [&](Slot f) { return deps.groups.find(f) == group; };
+    if (std::any_of(rd.neededAtR1Wait.begin(), rd.neededAtR1Wait.end(), inGroup))
+        return nearestReleasedBarrier(rel, cycles, own->second, group, pick, error);
+    bool neededAtWait = std::any_of(rd.neededAtWait.begin(), rd.neededAtWait.end(), inGroup);
     if (neededAtWait) {
         if (!laterReleasedBarrier(rel, own->second, group, pick, error))
             return false;
@@ -841,6 +966,53 @@ void releaseTogether(Dependencies &deps, const std::unordered_map<Slot, uint32_t
                                    [&](size_t i) { return i > release; }),
                     range.end());
     }
+}
+
+// A producer forced onto the R1 load's barrier and first needed past a
+// conditional `@P EXIT`, where ptxas waits for it: nvlink has the EXIT wait
+// for it on the lowest free barrier while two or more are free, and
+// otherwise joins it to the group released by the second wait after it
+// (not the first, though it comes a cycle after the producer; not a free
+// barrier), which then releases both, and the EXIT waits on nothing more.
+// Measured on the memcpy_3d_device kernels of libcudadevrt (sm_100,
+// sm_120) and mutations of their PTX (docs/nvlink-findings.md).
+const Rederived::ExitJoin *exitJoinOf(const Rederived &rd, UnionFind &groups, Slot group) {
+    for (const auto &[slot, join] : rd.exitJoins)
+        if (groups.find(slot) == group)
+            return &join;
+    return nullptr;
+}
+
+unsigned freeBarriers(uint32_t taken) {
+    unsigned n = 0;
+    for (uint32_t c = 0; c < kNumBarriers; ++c)
+        n += !(taken >> c & 1);
+    return n;
+}
+
+// The barrier of the group the wait at `wait` releases (coloured already:
+// its producers come first), for a group joining it.
+bool exitJoinBarrier(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                     const Rederived &rd, UnionFind &groups,
+                     const std::unordered_map<Slot, uint32_t> &colour, size_t wait, uint32_t b0,
+                     uint32_t &pick, std::string &error) {
+    pick = kNumBarriers;
+    for (uint32_t b = 0; b < kNumBarriers; ++b) {
+        if (b == b0 || !(waitMask(code[wait]) >> b & 1))
+            continue;
+        for (Slot s : in[wait][b]) {
+            auto it = rd.has(s) ? colour.end() : colour.find(groups.find(s));
+            if (it == colour.end() || (pick != kNumBarriers && pick != it->second)) {
+                error = "the producer joining the wait at offset " + hex(wait * 16) +
+                        " finds a group there that is not coloured yet";
+                return false;
+            }
+            pick = it->second;
+        }
+    }
+    if (pick == kNumBarriers)
+        error = "the wait at offset " + hex(wait * 16) + " releases nothing to join";
+    return pick != kNumBarriers;
 }
 
 // BRA.DIV (0x1947): CUB's warp scans branch to a fallback path when the
@@ -949,6 +1121,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     }
 
     const IdleWaits idle = idleWaits(code, succ, in, reached, rd, end);
+    const std::vector<uint64_t> cycles = issueCycles(code);
     Dependencies deps = dependencies(code, in, reached, rd);
     liveUntilEchoes(deps, idle);
     auto &[groups, edges, liveAt, liveRange, firstConsumer] = deps;
@@ -1019,9 +1192,25 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                         "with a barrier free; nvlink's barrier for it there is not understood";
                 return false;
             }
-            bool joins = pick == kNumBarriers && hasForced.count(g);
-            if (joins &&
-                !joinedBarrier(deps, colour, rd, rederivedGroups, g, i + 1, pick, error))
+            // A producer needed at a conditional EXIT takes a free barrier
+            // only while another stays free; else it joins the group the
+            // second wait after it releases (exitJoin).
+            const Rederived::ExitJoin *exitJoin = exitJoinOf(rd, groups, g);
+            if (exitJoin && freeBarriers(taken) > 1) {
+                if (!exitJoin->waitedAtExit) {
+                    error = "the producer at offset " + hex(g / 2 * 16) +
+                            " is first needed past a conditional EXIT that ptxas does not wait "
+                            "at, with two barriers free; nvlink's barrier for it is not known";
+                    return false;
+                }
+                exitJoin = nullptr;
+            }
+            if (exitJoin && !exitJoinBarrier(code, in, rd, groups, colour, exitJoin->secondWait,
+                                             b0, pick, error))
+                return false;
+            bool joins = exitJoin || (pick == kNumBarriers && hasForced.count(g));
+            if (joins && !exitJoin &&
+                !joinedBarrier(deps, colour, rd, rederivedGroups, cycles, g, i + 1, pick, error))
                 return false;
             if (pick == kNumBarriers) {
                 error = "more than 6 scoreboard barriers live at offset " +

@@ -19,6 +19,7 @@ struct Insn {
 };
 
 // The scoreboard fields of the Volta+ control word (bits 105-127).
+constexpr unsigned kStallBit = 105;        // 4 bits, cycles before the next issue
 constexpr unsigned kWriteBarrierBit = 110; // 3 bits, 7 = none
 constexpr unsigned kReadBarrierBit = 113;  // 3 bits, 7 = none
 constexpr unsigned kWaitMaskBit = 116;     // 6 bits, one per barrier

@@ -3,7 +3,7 @@
 an optional early return and shared-memory round trip, then warp-shuffle,
 vote or reduce steps with a full or computed mask, mostly inside a
 divergent `if` -- the shapes that make ptxas emit BRA.DIV and WARPSYNC
-and fill the scoreboard around them. Used by regen-warp-shuffle.py; the
+and fill the scoreboard around them. Used by regen-samples.py; the
 random draws are part of the samples' identity, keep their order.
 
 usage: gen-warp-shuffle.py SEED

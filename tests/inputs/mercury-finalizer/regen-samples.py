@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Regenerates the warp-shuffle finaliser samples (see README.md) with
-CUDA 13.0's nvcc and nvlink on PATH: for each SAMPLE (dvSEED_K.ARCH) the
-seed's file is compiled with `nvcc -rdc=true -cubin`, linked alone by
+"""Regenerates the generated finaliser samples (see README.md) with CUDA
+13.0's nvcc, ptxas and nvlink on PATH: for each warp-shuffle SAMPLE
+(dvSEED_K.ARCH) the seed's file of gen-warp-shuffle.py is compiled with
+`nvcc -rdc=true -cubin`, for each exit variant (vSEED.ARCH) the PTX of
+gen-exit-variants.py with `ptxas -c`; the cubin is linked alone by
 nvlink, and the kernel's `.text` is written twice: nvlink's as
 SAMPLE.nvlink.text, and the pre-finalisation image (nvlink's instruction
 words with ptxas's control bits, as measure-mercury-finalizer.py rebuilds
 it) as SAMPLE.ptxas.text.
 
-usage: regen-warp-shuffle.py [SAMPLE...]   (default: the committed ones)
+usage: regen-samples.py [SAMPLE...]   (default: the committed ones)
 """
 import importlib.util
 import os
@@ -17,7 +19,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100"]
+SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
+           "v2.sm_100", "v100.sm_100", "v113.sm_120", "v124.sm_120", "v335.sm_120",
+           "v161.sm_100"]
 
 
 def measure_module():
@@ -28,17 +32,29 @@ def measure_module():
     return module
 
 
+def compile_sample(kernel, arch, work):
+    """The cubin holding `kernel`: a warp-shuffle file through nvcc, an exit
+    variant through ptxas."""
+    shuffle = kernel.startswith("dv")
+    seed = kernel[2:].split("_")[0] if shuffle else kernel[1:]
+    src = os.path.join(work, ("g%s.cu" if shuffle else "v%s.ptx") % seed)
+    generator = "gen-warp-shuffle.py" if shuffle else "gen-exit-variants.py"
+    with open(src, "w") as f:
+        subprocess.run([sys.executable, os.path.join(HERE, generator), seed] +
+                       ([] if shuffle else [arch]), stdout=f, check=True)
+    obj = os.path.join(work, "%s.%s.cubin" % (kernel, arch))
+    if shuffle:
+        subprocess.run(["nvcc", "-w", "-arch=" + arch, "-rdc=true", "-cubin", "-o", obj, src],
+                       check=True)
+    else:
+        subprocess.run(["ptxas", "-arch=" + arch, "-c", "-o", obj, src], check=True)
+    return obj
+
+
 def regenerate(m, sample, work):
     kernel, arch = sample.split(".")
-    seed = kernel[2:].split("_")[0]
-    src = os.path.join(work, "g%s.cu" % seed)
-    with open(src, "w") as f:
-        subprocess.run([sys.executable, os.path.join(HERE, "gen-warp-shuffle.py"), seed],
-                       stdout=f, check=True)
-    obj = os.path.join(work, "%s.%s.cubin" % (seed, arch))
-    linked = os.path.join(work, "%s.%s.linked.cubin" % (seed, arch))
-    subprocess.run(["nvcc", "-w", "-arch=" + arch, "-rdc=true", "-cubin", "-o", obj, src],
-                   check=True)
+    obj = compile_sample(kernel, arch, work)
+    linked = os.path.join(work, "%s.%s.linked.cubin" % (kernel, arch))
     subprocess.run(["nvlink", "-arch=" + arch, obj, "-o", linked], check=True)
     ptxas = m.Elf(open(obj, "rb").read())
     nvlink = m.Elf(open(linked, "rb").read())

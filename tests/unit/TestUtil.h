@@ -7,12 +7,14 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace culd::test {
@@ -88,6 +90,33 @@ inline ByteView view(const std::vector<uint8_t> &bytes) {
 
 inline std::string text(ByteView v) {
     return std::string(reinterpret_cast<const char *>(v.data), v.size);
+}
+
+// What the culd driver did with some inputs: its exit status, its stderr
+// and the output it left (empty: none).
+struct DriverRun {
+    int rc = 0;
+    std::string err;
+    std::vector<uint8_t> out;
+};
+
+// Runs the culd driver in a fresh directory holding `inputs` (file name,
+// bytes), with `args` (the input names among them) and `-o out.cubin`.
+inline DriverRun runCuld(const std::vector<std::pair<std::string, std::vector<uint8_t>>> &inputs,
+                         const std::string &args) {
+    TempDir dir;
+    for (const auto &[name, bytes] : inputs)
+        writeFile(dir / name, bytes);
+    std::string culd = std::string(CULD_BINARY_DIR) + "/tools/culd/culd";
+    std::string cmd = "cd '" + dir.path().string() + "' && '" + culd + "' " + args +
+                      " -o out.cubin 2> err.txt";
+    DriverRun run;
+    run.rc = std::system(cmd.c_str());
+    std::vector<uint8_t> err = readFile(dir / "err.txt");
+    run.err.assign(err.begin(), err.end());
+    if (fs::exists(dir / "out.cubin"))
+        run.out = readFile(dir / "out.cubin");
+    return run;
 }
 
 } // namespace culd::test

@@ -16,7 +16,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -41,25 +40,8 @@ uint64_t relocationAt(const std::vector<uint8_t> &bytes, const char *name, unsig
     return s->offset + index * kRelaEntry;
 }
 
-struct Linked {
-    int rc = 0;
-    std::string err;
-    std::vector<uint8_t> out;
-};
-
-Linked link(const std::vector<uint8_t> &bytes, const std::string &flags = "") {
-    test::TempDir dir;
-    test::writeFile(dir / "a.cubin", bytes);
-    std::string culd = std::string(CULD_BINARY_DIR) + "/tools/culd/culd";
-    std::string cmd = "cd '" + dir.path().string() + "' && '" + culd + "' -arch=sm_100 " + flags +
-                      " a.cubin -o out.cubin 2> err.txt";
-    Linked l;
-    l.rc = std::system(cmd.c_str());
-    std::vector<uint8_t> err = test::readFile(dir / "err.txt");
-    l.err.assign(err.begin(), err.end());
-    if (test::fs::exists(dir / "out.cubin"))
-        l.out = test::readFile(dir / "out.cubin");
-    return l;
+test::DriverRun link(const std::vector<uint8_t> &bytes, const std::string &flags = "") {
+    return test::runCuld({{"a.cubin", bytes}}, "-arch=sm_100 " + flags + " a.cubin");
 }
 
 uint16_t capsuleField(const std::vector<uint8_t> &cubin) {
@@ -73,7 +55,7 @@ uint16_t capsuleField(const std::vector<uint8_t> &cubin) {
 }
 
 void expectRefused(const std::vector<uint8_t> &bytes, const std::string &message) {
-    Linked l = link(bytes);
+    test::DriverRun l = link(bytes);
     CHECK(l.rc != 0);
     CHECK(l.err.find(message) != std::string::npos);
     CHECK(l.out.empty());
@@ -86,7 +68,7 @@ TEST_CASE("capsule pairing: the immediate operand's offset is written, final and
     std::vector<uint8_t> input = fixture();
     CHECK(capsuleField(input) == 0);
     for (const char *flags : {"", "-r"}) {
-        Linked l = link(input, flags);
+        test::DriverRun l = link(input, flags);
         REQUIRE(l.rc == 0);
         CHECK(capsuleField(l.out) == 0x70);
     }

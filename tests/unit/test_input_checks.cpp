@@ -10,7 +10,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <cstring>
 
 using namespace culd;
@@ -48,16 +47,10 @@ void expectRefusedOnRead(const std::vector<uint8_t> &bytes, const std::string &m
 // The culd driver fails with `culd error : k.cubin: <message>` and writes
 // nothing.
 void expectLinkRefused(const std::vector<uint8_t> &bytes, const std::string &message) {
-    test::TempDir dir;
-    test::writeFile(dir / "k.cubin", bytes);
-    std::string culd = std::string(CULD_BINARY_DIR) + "/tools/culd/culd";
-    std::string cmd = "cd '" + dir.path().string() + "' && '" + culd +
-                      "' -arch=sm_80 k.cubin -o out.cubin 2> err.txt";
-    int rc = std::system(cmd.c_str());
-    CHECK(rc != 0);
-    std::vector<uint8_t> err = test::readFile(dir / "err.txt");
-    CHECK(std::string(err.begin(), err.end()) == "culd error : k.cubin: " + message + "\n");
-    CHECK_FALSE(test::fs::exists(dir / "out.cubin"));
+    test::DriverRun run = test::runCuld({{"k.cubin", bytes}}, "-arch=sm_80 k.cubin");
+    CHECK(run.rc != 0);
+    CHECK(run.err == "culd error : k.cubin: " + message + "\n");
+    CHECK(run.out.empty());
 }
 
 } // namespace

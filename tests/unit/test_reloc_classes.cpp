@@ -11,7 +11,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <cstring>
 
 using namespace culd;
@@ -33,23 +32,11 @@ std::vector<uint8_t> retypedMain(const std::string &arch, uint32_t type) {
     return bytes;
 }
 
-struct DriverRun {
-    int rc;
-    std::string stderrText;
-};
-
-DriverRun linkRetyped(const std::string &arch, uint32_t type) {
-    test::TempDir dir;
-    test::writeFile(dir / "main.cubin", retypedMain(arch, type));
-    test::fs::copy_file(test::fixturesDir() / kCase / arch / "lib.cubin", dir / "lib.cubin");
-    std::string culd = std::string(CULD_BINARY_DIR) + "/tools/culd/culd";
-    std::string cmd = "cd '" + dir.path().string() + "' && '" + culd + "' -arch=" + arch +
-                      " lib.cubin main.cubin -o out.cubin 2> err.txt";
-    DriverRun run;
-    run.rc = std::system(cmd.c_str());
-    std::vector<uint8_t> err = test::readFile(dir / "err.txt");
-    run.stderrText.assign(err.begin(), err.end());
-    return run;
+test::DriverRun linkRetyped(const std::string &arch, uint32_t type) {
+    return test::runCuld({{"main.cubin", retypedMain(arch, type)},
+                          {"lib.cubin", test::readFile(test::fixturesDir() / kCase / arch /
+                                                       "lib.cubin")}},
+                         "-arch=" + arch + " lib.cubin main.cubin");
 }
 
 } // namespace
@@ -78,16 +65,16 @@ TEST_CASE("reloc classes: the newest R_CUDA types link on sm_75 as on sm_80",
     for (uint32_t type : {75u, 102u, 114u, 115u})
         for (const char *arch : {"sm_75", "sm_80"}) {
             INFO(arch << " type " << type);
-            DriverRun run = linkRetyped(arch, type);
+            test::DriverRun run = linkRetyped(arch, type);
             CHECK(run.rc == 0);
-            CHECK(run.stderrText.empty());
+            CHECK(run.err.empty());
         }
 }
 
 TEST_CASE("reloc classes: a type past the table is refused, not class-gated",
           "[reloc-classes]") {
-    DriverRun run = linkRetyped("sm_75", 0x75);
+    test::DriverRun run = linkRetyped("sm_75", 0x75);
     CHECK(run.rc != 0);
-    CHECK(run.stderrText == "culd error : main.cubin: section '" + std::string(kCallRelocs) +
+    CHECK(run.err == "culd error : main.cubin: section '" + std::string(kCallRelocs) +
                                 "': unexpected reloc type 0x75 at offset 0x120\n");
 }

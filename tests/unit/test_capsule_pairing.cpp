@@ -96,7 +96,6 @@ TEST_CASE("capsule pairing: what culd cannot pair is refused, naming the relocat
     // The twin's indexed-base relocation names another symbol: one twin
     // relocation for two of the capsule's.
     bytes = fixture();
-    ElfFile elf = ElfFile::parse("a.cubin", test::view(bytes));
     uint64_t twin = relocationAt(bytes, ".rela.text._Z4picki", 0);
     uint32_t cSymbol = 0;
     std::memcpy(&cSymbol, bytes.data() + twin + 12, 4);
@@ -107,6 +106,8 @@ TEST_CASE("capsule pairing: what culd cannot pair is refused, naming the relocat
 
     // A capsule whose record already holds a value.
     bytes = fixture();
+    const std::vector<uint8_t> original = fixture();
+    ElfFile elf = ElfFile::parse("a.cubin", test::view(original));
     const ElfSection *capsule = elf.findSection(kCapsule);
     REQUIRE(capsule);
     bytes[capsule->offset + 0x30] = 0x11;

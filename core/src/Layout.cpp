@@ -602,11 +602,13 @@ private:
 };
 
 void assignDataValues(Context &ctx) {
-    // A relocatable link leaves shared memory to the final link: shared
-    // variables keep their input values, offset like any other data. A
-    // variable still undefined reads -1 there (nvlink 13.0, sm_75-sm_121:
-    // extern __device__ and __constant__ alike; reportUndefined refuses
-    // the targets where that is not measured).
+    // A relocatable link leaves shared memory to the final link: a shared
+    // variable keeps its input value, which is its alignment, wherever its
+    // section lands (nvlink 13.0 resolves the code's references with it
+    // too: a second unit's `__shared__ int sd[24]` reads 0x4, not 0x24;
+    // sm_89, sm_90). A variable still undefined reads -1 there (nvlink
+    // 13.0, sm_75-sm_121: extern __device__ and __constant__ alike;
+    // reportUndefined refuses the targets where that is not measured).
     bool relocatable = ctx.opts.relocatable;
     bool minusOne = relocatable && ctx.target.undefinedDataMinusOne();
     auto assign = [relocatable, minusOne](Symbol *s) {
@@ -616,7 +618,8 @@ void assignDataValues(Context &ctx) {
             s->finalValue = UINT64_MAX;
             return;
         }
-        s->finalValue = s->section && s->section->out ? s->section->outOffset + s->value : s->value;
+        bool placed = s->section && s->section->out && !isSharedSection(s->section);
+        s->finalValue = placed ? s->section->outOffset + s->value : s->value;
     };
     for (Symbol *s : ctx.symtab.globals())
         assign(s);

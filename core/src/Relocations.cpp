@@ -217,12 +217,10 @@ private:
 
         // Under -r nvlink leaves a reference to a weak shared variable (a
         // function-local static __shared__ of an inline function) for the
-        // final link and keeps one copy of it; culd does not model that.
+        // final link, which may still replace it; one copy stays
+        // (dropSupersededGlobals).
         if (ctx_.opts.relocatable && isShared(*sym) && sym->binding == STB_WEAK)
-            throw FatalError(file.name() + ": section '" + std::string(relocHeader.name) +
-                             "': relocation " + hex(r.type) + " at offset " + hex(r.offset) +
-                             " against the weak shared variable '" + std::string(sym->name) +
-                             "' in a relocatable link (-r) is not supported yet");
+            return keep(target, offset, *desc, *sym, r.addend, rela, false);
         culd_target_kind kind = targetKind(*sym);
         bool apply = desc->resolver == CULD_RESOLVE_LINKER ||
                      (desc->resolver == CULD_RESOLVE_EITHER && resolvedAtLinkTime(kind));

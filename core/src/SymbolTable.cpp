@@ -403,9 +403,13 @@ void assignOwners(ObjectFile &file) {
 // An uninitialised-data section (.nv.global) that holds nothing but weak
 // definitions which lost to earlier ones is not merged at all (nvlink's
 // output shows no room for it); initialised data (.nv.global.init,
-// .nv.constant<N>) keeps the losers' bytes. Also sorts the superseded ranges
-// for the relocation pass.
-void dropSupersededGlobals(ObjectFile &file) {
+// .nv.constant<N>) keeps the losers' bytes. Under -r the module's shared
+// variables (.nv_debug.shared) go the same way: one copy of a weak one
+// stays (a function-local static __shared__ of an inline function in two
+// units: 0x10 bytes, not 0x20; sm_89, sm_90, sm_100, sm_120). Where such
+// a section holds other variables too, nvlink's layout is not measured:
+// refused. Also sorts the superseded ranges for the relocation pass.
+void dropSupersededGlobals(ObjectFile &file, bool relocatable) {
     std::unordered_map<const InputSection *, size_t> definitions;
     for (const ElfSymbol &es : file.elf().symbols())
         if (!es.isUndefined() && es.type() != STT_SECTION && es.shndx < file.sections.size() &&
@@ -415,7 +419,14 @@ void dropSupersededGlobals(ObjectFile &file) {
         if (!s || !s->supersededDefinitions)
             continue;
         std::sort(s->supersededData.begin(), s->supersededData.end());
-        if (s->kind == SectionKind::Global && definitions[s] == s->supersededDefinitions)
+        bool moduleShared = relocatable && s->kind == SectionKind::SharedGlobal;
+        if (moduleShared && definitions[s] != s->supersededDefinitions)
+            throw FatalError(file.name() + ": section '" + std::string(s->name()) +
+                             "' holds weak shared variables that lost to earlier definitions "
+                             "beside others; in a relocatable link (-r) culd does not support "
+                             "that yet");
+        if ((s->kind == SectionKind::Global || moduleShared) &&
+            definitions[s] == s->supersededDefinitions)
             s->live = false;
     }
 }
@@ -439,7 +450,7 @@ void resolveSymbols(Context &ctx) {
         assignOwners(*file);
         // Mercury sections follow their SASS twins, owners included.
         pairMercurySections(ctx, *file);
-        dropSupersededGlobals(*file);
+        dropSupersededGlobals(*file, ctx.opts.relocatable);
     }
 }
 

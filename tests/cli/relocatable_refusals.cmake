@@ -48,3 +48,16 @@ string(FIND "${se}" "${expected}" at)
 if(rc EQUAL 0 OR at EQUAL -1 OR EXISTS ${out})
   message(FATAL_ERROR "expected a refusal with '${expected}', got exit ${rc}, stderr:\n${se}")
 endif()
+# The losing copy of a weak shared variable beside another variable of its
+# unit's .nv_debug.shared under -r: nvlink drops the loser alone; culd
+# refuses, naming the section (a lone loser's section is dropped: corpus
+# 137).
+set(dir ${SOURCE_DIR}/tests/fixtures/138-relocatable-weak-shared-mixed/sm_90)
+file(REMOVE ${out})
+execute_process(COMMAND ${CULD} -arch=sm_90 -r ${dir}/a.cubin ${dir}/b.cubin -o ${out}
+  RESULT_VARIABLE rc ERROR_VARIABLE se)
+set(expected "b.cubin: section '.nv_debug.shared' holds weak shared variables that lost to earlier definitions beside others")
+string(FIND "${se}" "${expected}" at)
+if(rc EQUAL 0 OR at EQUAL -1 OR EXISTS ${out})
+  message(FATAL_ERROR "expected a refusal with '${expected}', got exit ${rc}, stderr:\n${se}")
+endif()

@@ -10,15 +10,12 @@
 #    values, past the bank that stays.
 #  * sm_75-sm_89, -r: a weak kernel copy that lost; nvlink keeps its
 #    parameter symbols in the winner's parameter bank.
-#  * every arch, -r: a reference to a weak shared variable (an inline
-#    function's static __shared__ array); nvlink leaves it for the final
-#    link and keeps one copy of the variable.
 # And, as nvlink fails it ("Internal error: reference to deleted section"):
 #  * sm_75-sm_89, -r: a weak copy with a constant bank replaced by one
 #    without and no bank of a losing copy after it.
 # The final links of these inputs are ordinary corpus cases
 # (116-weak-copies-lost-banks, 118-weak-lost-banks-relocatable,
-# 121-weak-kernel-lost-banks, 122-weak-shared-static).
+# 121-weak-kernel-lost-banks).
 cmake_minimum_required(VERSION 3.25) # IN_LIST in script mode
 string(REPLACE "," ";" PLUGINS "${PLUGINS}")
 set(work ${BINARY_DIR}/cli-weak-copy-refusals)
@@ -56,6 +53,3 @@ foreach(arch sm_75 sm_89)
     "culd error : b.cubin: kernel 'void scale<float>(float *, float)', a weak copy that lost to an earlier definition: in a relocatable link on ${arch} nvlink keeps its parameter symbols in the winner's parameter bank, which culd does not model"
     -r a.cubin b.cubin)
 endforeach()
-expect_refusal(sm90 122-weak-shared-static sm_90
-  "culd error : a.cubin: section '.rela.text._Z4picki': relocation 0x37 at offset 0x20 against the weak shared variable '_ZZ4pickiE3buf' in a relocatable link (-r) is not supported yet"
-  -r a.cubin b.cubin)

@@ -754,6 +754,32 @@ BarrierReleases barrierReleases(const Dependencies &deps,
     return r;
 }
 
+// The groups holding re-derived producers of each kind (Rederived), found
+// once: joins share colours but never merge groups, so the roots stay.
+struct GroupRoles {
+    std::unordered_set<Slot> forced, rederived, lateBehindMate, neededAtWait, neededAtR1Wait;
+    std::unordered_map<Slot, const Rederived::ExitJoin *> exitJoin;
+};
+
+GroupRoles groupRoles(UnionFind &groups, const Rederived &rd) {
+    auto rootsOf = [&groups](const auto &slots) {
+        std::unordered_set<Slot> roots;
+        for (Slot s : slots)
+            roots.insert(groups.find(s));
+        return roots;
+    };
+    GroupRoles roles;
+    roles.forced = rootsOf(rd.forced);
+    roles.lateBehindMate = rootsOf(rd.lateBehindMate);
+    roles.neededAtWait = rootsOf(rd.neededAtWait);
+    roles.neededAtR1Wait = rootsOf(rd.neededAtR1Wait);
+    for (const auto &entry : rd.consumer)
+        roles.rederived.insert(groups.find(entry.first));
+    for (const auto &[slot, join] : rd.exitJoins)
+        roles.exitJoin.emplace(groups.find(slot), &join);
+    return roles;
+}
+
 // Rule 1 of joinedBarrier: the barrier of a live producer ptxas released a
 // forced one on the R1 load's barrier with (kNumBarriers: none).
 bool r1MateBarrier(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
@@ -847,13 +873,6 @@ bool nearestReleasedBarrier(const BarrierReleases &rel, const std::vector<uint64
 }
 
 
-// Whether `group` holds a producer on the R1 load's barrier needed past
-// ptxas's wait there, behind a mate needed at it (Rederived).
-bool isLateBehindMate(const Rederived &rd, Dependencies &deps, Slot group) {
-    return std::any_of(rd.lateBehindMate.begin(), rd.lateBehindMate.end(),
-                       [&](Slot s) { return deps.groups.find(s) == group; });
-}
-
 // Rule 1's mate barrier holds for such a late producer unless another
 // barrier is released exactly as many issue cycles from its first read on
 // the other side: with the mate's 25 cycles before and another 25 after,
@@ -904,18 +923,18 @@ uint32_t lastReleasedBarrier(const BarrierReleases &rel, size_t own) {
 //     to 0x130; two forced loads needed at 0x190 and 0x1c0, with another
 //     group waited on at 0x1d0, share the barrier waited on at 0x190).
 bool joinedBarrier(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
-                   const Rederived &rd, const std::unordered_set<Slot> &rederivedGroups,
+                   const Rederived &rd, const GroupRoles &roles,
                    const std::vector<uint64_t> &cycles, Slot group, size_t at, uint32_t &pick,
                    std::string &error) {
     pick = kNumBarriers;
     auto own = deps.firstConsumer.find(group);
     if (own == deps.firstConsumer.end())
         return true;
-    BarrierReleases rel = barrierReleases(deps, colour, rederivedGroups, at);
+    BarrierReleases rel = barrierReleases(deps, colour, roles.rederived, at);
     if (!r1MateBarrier(deps, colour, rd, group, at, pick, error))
         return false;
     if (pick != kNumBarriers) {
-        if (isLateBehindMate(rd, deps, group) &&
+        if (roles.lateBehindMate.count(group) &&
             !mateUnlikeAnyOther(rel, cycles, own->second, pick)) {
             error = "the producer at offset " + hex(group / 2 * 16) +
                     " is needed past ptxas's wait on the stack-pointer load's barrier, and a "
@@ -925,11 +944,9 @@ bool joinedBarrier(Dependencies &deps, const std::unordered_map<Slot, uint32_t> 
         }
         return true;
     }
-    auto inGroup = [&](Slot f) { return deps.groups.find(f) == group; };
-    if (std::any_of(rd.neededAtR1Wait.begin(), rd.neededAtR1Wait.end(), inGroup))
+    if (roles.neededAtR1Wait.count(group))
         return nearestReleasedBarrier(rel, cycles, own->second, group, pick, error);
-    bool neededAtWait = std::any_of(rd.neededAtWait.begin(), rd.neededAtWait.end(), inGroup);
-    if (neededAtWait) {
+    if (roles.neededAtWait.count(group)) {
         if (!laterReleasedBarrier(rel, own->second, group, pick, error))
             return false;
         if (pick != kNumBarriers)
@@ -968,6 +985,14 @@ void releaseTogether(Dependencies &deps, const std::unordered_map<Slot, uint32_t
     }
 }
 
+// How many barriers `taken` (a mask) leaves free.
+unsigned freeBarriers(uint32_t taken) {
+    unsigned n = 0;
+    for (uint32_t c = 0; c < kNumBarriers; ++c)
+        n += !(taken >> c & 1);
+    return n;
+}
+
 // A producer forced onto the R1 load's barrier and first needed past a
 // conditional `@P EXIT`, where ptxas waits for it: nvlink has the EXIT wait
 // for it on the lowest free barrier while two or more are free, and
@@ -976,22 +1001,9 @@ void releaseTogether(Dependencies &deps, const std::unordered_map<Slot, uint32_t
 // barrier), which then releases both, and the EXIT waits on nothing more.
 // Measured on the memcpy_3d_device kernels of libcudadevrt (sm_100,
 // sm_120) and mutations of their PTX (docs/nvlink-findings.md).
-const Rederived::ExitJoin *exitJoinOf(const Rederived &rd, UnionFind &groups, Slot group) {
-    for (const auto &[slot, join] : rd.exitJoins)
-        if (groups.find(slot) == group)
-            return &join;
-    return nullptr;
-}
-
-unsigned freeBarriers(uint32_t taken) {
-    unsigned n = 0;
-    for (uint32_t c = 0; c < kNumBarriers; ++c)
-        n += !(taken >> c & 1);
-    return n;
-}
-
-// The barrier of the group the wait at `wait` releases (coloured already:
-// its producers come first), for a group joining it.
+// exitJoinBarrier gives the barrier of the group the wait at `wait`
+// releases (coloured already: its producers come first), for such a
+// producer joining it.
 bool exitJoinBarrier(const std::vector<Insn> &code, const std::vector<Pending> &in,
                      const Rederived &rd, UnionFind &groups,
                      const std::unordered_map<Slot, uint32_t> &colour, size_t wait, uint32_t b0,
@@ -1125,18 +1137,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     Dependencies deps = dependencies(code, in, reached, rd);
     liveUntilEchoes(deps, idle);
     auto &[groups, edges, liveAt, liveRange, firstConsumer] = deps;
-    auto groupsOf = [&groups = groups](const std::vector<Slot> &slots) {
-        std::unordered_set<Slot> roots;
-        for (Slot s : slots)
-            roots.insert(groups.find(s));
-        return roots;
-    };
-    const std::unordered_set<Slot> hasForced = groupsOf(rd.forced);
-    const std::unordered_set<Slot> lateBehindMate = groupsOf(rd.lateBehindMate);
-    std::vector<Slot> rederivedSlots;
-    for (const auto &entry : rd.consumer)
-        rederivedSlots.push_back(entry.first);
-    const std::unordered_set<Slot> rederivedGroups = groupsOf(rederivedSlots);
+    const GroupRoles roles = groupRoles(groups, rd);
 
     // Colour the groups in program order of their first slot.
     std::unordered_map<Slot, uint32_t> colour;
@@ -1186,7 +1187,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             // barrier free: nvlink did not take it (CUB's radix-sort
             // single-tile kernel on sm_100: an S2R first read 0xa0 past the
             // wait joined a group released long before its read).
-            if (lateBehindMate.count(g) && pick < kNumBarriers) {
+            if (roles.lateBehindMate.count(g) && pick < kNumBarriers) {
                 error = "the producer at offset " + hex(g / 2 * 16) +
                         " is first needed past ptxas's wait on the stack-pointer load's barrier, "
                         "with a barrier free; nvlink's barrier for it there is not understood";
@@ -1195,7 +1196,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             // A producer needed at a conditional EXIT takes a free barrier
             // only while another stays free; else it joins the group the
             // second wait after it releases (exitJoin).
-            const Rederived::ExitJoin *exitJoin = exitJoinOf(rd, groups, g);
+            auto joinAt = roles.exitJoin.find(g);
+            const Rederived::ExitJoin *exitJoin =
+                joinAt == roles.exitJoin.end() ? nullptr : joinAt->second;
             if (exitJoin && freeBarriers(taken) > 1) {
                 if (!exitJoin->waitedAtExit) {
                     error = "the producer at offset " + hex(g / 2 * 16) +
@@ -1208,9 +1211,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             if (exitJoin && !exitJoinBarrier(code, in, rd, groups, colour, exitJoin->secondWait,
                                              b0, pick, error))
                 return false;
-            bool joins = exitJoin || (pick == kNumBarriers && hasForced.count(g));
+            bool joins = exitJoin || (pick == kNumBarriers && roles.forced.count(g));
             if (joins && !exitJoin &&
-                !joinedBarrier(deps, colour, rd, rederivedGroups, cycles, g, i + 1, pick, error))
+                !joinedBarrier(deps, colour, rd, roles, cycles, g, i + 1, pick, error))
                 return false;
             if (pick == kNumBarriers) {
                 error = "more than 6 scoreboard barriers live at offset " +

@@ -5,18 +5,14 @@
 # bytes; culd wrote it unchanged, exit 0, before the refusal). The -G units
 # alone link.
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/lib/Refusals.cmake)
 set(fix ${SOURCE_DIR}/tests/fixtures)
 set(debugUnit ${fix}/129-debug-register-ranges/sm_120/a.cubin)
 set(releaseUnit ${fix}/01-single-kernel/sm_120/k.cubin)
 set(out ${BINARY_DIR}/cli-debug-link-refusals.cubin)
-file(REMOVE ${out})
-execute_process(COMMAND ${CULD} -g -arch=sm_120 ${debugUnit} ${releaseUnit} -o ${out}
-  RESULT_VARIABLE rc ERROR_VARIABLE se)
-set(expected "culd cannot reproduce nvlink's code regeneration for sm_120: -g on code compiled without -G")
-string(FIND "${se}" "${expected}" at)
-if(rc EQUAL 0 OR at EQUAL -1 OR EXISTS ${out})
-  message(FATAL_ERROR "expected a refusal with '${expected}', got exit ${rc}, stderr:\n${se}")
-endif()
+culd_expect_refusal(${out}
+  "culd cannot reproduce nvlink's code regeneration for sm_120: -g on code compiled without -G"
+  ARGS -g -arch=sm_120 ${debugUnit} ${releaseUnit})
 execute_process(COMMAND ${CULD} -g -arch=sm_120 ${debugUnit}
     ${fix}/129-debug-register-ranges/sm_120/b.cubin -o ${out}
   RESULT_VARIABLE rc ERROR_VARIABLE se)

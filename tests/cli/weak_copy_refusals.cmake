@@ -17,6 +17,7 @@
 # (116-weak-copies-lost-banks, 118-weak-lost-banks-relocatable,
 # 121-weak-kernel-lost-banks).
 cmake_minimum_required(VERSION 3.25) # IN_LIST in script mode
+include(${CMAKE_CURRENT_LIST_DIR}/lib/Refusals.cmake)
 string(REPLACE "," ";" PLUGINS "${PLUGINS}")
 set(work ${BINARY_DIR}/cli-weak-copy-refusals)
 file(REMOVE_RECURSE ${work})
@@ -26,15 +27,9 @@ function(expect_refusal plugin case arch expected)
   if(PLUGINS AND NOT "${plugin}" IN_LIST PLUGINS)
     return()
   endif()
-  set(dir ${SOURCE_DIR}/tests/fixtures/${case}/${arch})
-  set(out ${work}/${case}-${arch}.cubin)
-  execute_process(COMMAND ${CULD} -arch=${arch} ${ARGN} -o ${out} WORKING_DIRECTORY ${dir}
-    RESULT_VARIABLE rc ERROR_VARIABLE se)
-  string(FIND "${se}" "${expected}" at)
-  if(rc EQUAL 0 OR at EQUAL -1 OR EXISTS ${out})
-    message(FATAL_ERROR "${case} ${arch}: expected a refusal with '${expected}', got exit ${rc}, "
-      "stderr:\n${se}")
-  endif()
+  culd_expect_refusal(${work}/${case}-${arch}.cubin "${expected}"
+    WORKING_DIRECTORY ${SOURCE_DIR}/tests/fixtures/${case}/${arch}
+    ARGS -arch=${arch} ${ARGN})
 endfunction()
 
 foreach(arch sm_100 sm_120)

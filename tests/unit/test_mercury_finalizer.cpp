@@ -705,6 +705,23 @@ TEST_CASE("mercury finaliser: a barrier shared for want of a free one is re-deri
         CHECK(error.find("the producer at offset 0x20 is first needed past the conditional EXIT "
                          "at offset 0x40 in a shape nvlink's choice for is not known") !=
               std::string::npos);
+        // Two barriers free while ptxas waited for the load before the EXIT
+        // (at its mate's read): not measured, refused.
+        std::vector<Insn> early = {
+            ldcR1(0), ldcu(4, 1),
+            ldcu(5, 0),                        // 2: read past the EXIT
+            ldcu(10, 0),                       // 3: its mate, read at ptxas's wait
+            uiadd3(6, 4, 10, 0x02 | 0x01),     // 4: ptxas's wait on 0 (and 1)
+            ldcu(7, 2),
+            uiadd3(8, 7, kUrz, 0x04),          // 6: the second wait after UR5
+            conditionalExit(),                 // 7
+            uiadd3(9, 5, kUrz),                // 8: UR5 first read
+            exitInsn(),
+        };
+        CHECK_FALSE(rewriteScoreboards(early, error));
+        CHECK(error.find("the producer at offset 0x20 is first needed past a conditional EXIT "
+                         "that ptxas does not wait at, with two barriers free") !=
+              std::string::npos);
         std::vector<Insn> three(join);
         three.insert(three.begin() + 7, {ldcu(10, 0), ldcu(11, 0)});
         three.insert(three.end() - 1, uiadd3(26, 10, 11));
@@ -756,6 +773,16 @@ TEST_CASE("mercury finaliser: exit variants of libcudadevrt's memcpy_3d_device m
         CHECK_FALSE(rewriteScoreboards(code, error));
         CHECK(error.find(why) != std::string::npos);
     }
+    // The barrier v113's forced load joins is the one released nearest its
+    // read in issue cycles (4 before, not 25 after). With every stall count
+    // zeroed all releases are equally near: refused, not guessed.
+    std::vector<Insn> flat = sampleText("v113.sm_120", "ptxas");
+    for (Insn &insn : flat)
+        setBits(insn, kStallBit, 4, 0);
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(flat, error));
+    CHECK(error.find("two barriers are released equally near its first read") !=
+          std::string::npos);
 }
 
 TEST_CASE("mercury finaliser: generated warp-shuffle kernels match nvlink", "[mercury]") {

@@ -19,7 +19,12 @@
 //      (the largest), and their windows grow to it;
 //   4. targets with reserved shared memory add it to every kernel's size.
 // In relocatable cubins a shared variable's st_value holds its alignment (as
-// for SHN_COMMON), not an offset.
+// for SHN_COMMON), not an offset. A relocatable link lays nothing out, but
+// nvlink 13.0 (sm_75-sm_121, docs/nvlink-findings.md) gives each kernel
+// whose own code uses extern __shared__ arrays an `externsharedinstance`
+// symbol where they start (its own variables' end rounded up to 16), which
+// that code's references then name; device functions' references resolve
+// to 0, and the arrays are defined in .nv_debug.shared.
 #include "culd/CallGraph.h"
 #include "culd/Hex.h"
 #include "culd/Align.h"
@@ -49,6 +54,23 @@ uint64_t sharedAlignment(const Symbol &s) {
     if (s.value)
         return s.value;
     return std::max<uint64_t>(1, std::min<uint64_t>(s.size, 8));
+}
+
+// A kernel's window variables in nvlink's order: by descending alignment,
+// then ascending size.
+void sortWindowVariables(std::vector<Symbol *> &vars) {
+    nvlinkListSort(vars, [](const Symbol *a, const Symbol *b) {
+        uint64_t alignA = sharedAlignment(*a), alignB = sharedAlignment(*b);
+        return alignB > alignA || (alignB == alignA && b->size < a->size);
+    });
+}
+
+// Where `vars`, allocated from 0 in the order given, end.
+uint64_t packedEnd(const std::vector<Symbol *> &vars) {
+    uint64_t end = 0;
+    for (const Symbol *v : vars)
+        end = alignTo(end, sharedAlignment(*v)) + v->size;
+    return end;
 }
 
 // Allocates `vars` from `start` in the order given, returns the end.
@@ -115,8 +137,6 @@ public:
     void run() {
         collectVariables();
         collectUses();
-        if (ctx_.opts.relocatable)
-            refuseExternSharedInRelocatableLink();
         collectKernels();
         computeReach();
         uint64_t moduleAlign = 1;
@@ -125,8 +145,12 @@ public:
         layoutModuleShared();
         for (size_t k = 0; k < kernels_.size(); ++k)
             layoutKernel(k, moduleAlign);
-        if (ctx_.opts.relocatable)
+        if (ctx_.opts.relocatable) {
+            if (anyInputUsesExternShared())
+                makeExternSharedInstances();
+            placeWindowsAtTheirCode();
             return;
+        }
         // The module-shared section empties (its variables now live in the
         // kernels' windows); nvlink writes it, empty, only when dynamic shared
         // memory is used, making one if no input had it. It decides that from
@@ -199,18 +223,6 @@ private:
         for (OutputSection *out : ctx_.outputs)
             if (out->kind == SectionKind::SharedGlobal)
                 moduleShared_ = out;
-    }
-
-    // nvlink -r turns each kernel's extern __shared__ references into a
-    // synthetic `externsharedinstance` symbol; culd does not do that yet and
-    // says so rather than write a different file.
-    void refuseExternSharedInRelocatableLink() const {
-        for (auto &[fn, used] : uses_)
-            for (Symbol *s : used)
-                if (!s->section)
-                    throw FatalError("extern __shared__ array '" + std::string(s->name) +
-                                     "' (used by '" + std::string(fn->name) +
-                                     "') in a relocatable link (-r) is not supported yet");
     }
 
     // Which shared symbols each function's code refers to, in input order.
@@ -369,10 +381,7 @@ private:
                 if (coloured_.count(s))
                     start = std::max(start, s->finalValue + s->size);
         }
-        nvlinkListSort(kernel.ownVars, [](const Symbol *a, const Symbol *b) {
-            uint64_t alignA = sharedAlignment(*a), alignB = sharedAlignment(*b);
-            return alignB > alignA || (alignB == alignA && b->size < a->size);
-        });
+        sortWindowVariables(kernel.ownVars);
         // While any module variable stays coloured (global shared is not
         // empty), every window takes the alignment the inputs' module-shared
         // sections ask for, whether the kernel reaches them or not; variables
@@ -400,6 +409,76 @@ private:
             return;
         }
         setWindowSize(kernel, kernel.staticEnd);
+    }
+
+    // The header comment's relocatable link. The sizes are measured, not
+    // understood: a window the kernel had spans its instance but at least
+    // 0x20 bytes (a 4-byte array's: 0x20, a 0x24-byte one's: 0x30); one made
+    // for it holds 0x10 bytes; both, and .nv_debug.shared, align to 16.
+    // Sections made here get no section symbol (Writer.cpp).
+    void makeExternSharedInstances() {
+        if (!ctx_.target.externSharedInstances() || ctx_.opts.debug || ctx_.anyInputElfAbiV7())
+            refuseExternSharedInRelocatableLink();
+        if (!moduleShared_)
+            throw FatalError("internal error: no .nv_debug.shared for extern __shared__ arrays");
+        for (KernelInfo &kernel : kernels_) {
+            if (!usesExternSharedItself(*kernel.symbol))
+                continue;
+            std::vector<Symbol *> own = ownVarsOf_[kernel.symbol];
+            sortWindowVariables(own);
+            uint64_t at = alignTo(packedEnd(own), 16);
+            OutputSection *window = sharedSectionOf(*kernel.symbol);
+            if (window) {
+                window->size = std::max<uint64_t>(at, 0x20);
+            } else {
+                window = windowFor(kernel);
+                window->size = 0x10;
+            }
+            window->addralign = std::max<uint64_t>(window->addralign, 16);
+            Symbol *instance = ctx_.symtab.makeLocal();
+            instance->name = "externsharedinstance";
+            instance->type = STT_CUDA_OBJECT;
+            instance->weakAmongLocals = true;
+            instance->other = STO_CUDA_SHARED | STV_INTERNAL;
+            instance->finalValue = at;
+            ctx_.externSharedInstanceOf[kernel.symbol] = instance;
+            ctx_.externSharedInstances.push_back(instance);
+        }
+        // OutputSections.cpp made it when no input had one.
+        if (moduleShared_->pieces.empty())
+            moduleShared_->size = 0x10;
+        moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
+        for (auto &file : ctx_.files)
+            for (Symbol *s : file->symbols)
+                if (s && isExternSharedArray(*s))
+                    s->outSection = moduleShared_;
+    }
+
+    bool usesExternSharedItself(Symbol &kernel) {
+        auto it = uses_.find(&kernel);
+        return it != uses_.end() && std::any_of(it->second.begin(), it->second.end(),
+                                                [](const Symbol *s) { return !s->section; });
+    }
+
+    // nvlink's -r model is measured on CUDA 13 cubins (sm_75 on) without
+    // -g; elsewhere culd says so rather than write a different file.
+    void refuseExternSharedInRelocatableLink() const {
+        const char *where = ctx_.opts.debug                        ? " with -g"
+                            : !ctx_.target.externSharedInstances() ? " for this target"
+                                                                   : " of CUDA 11 cubins";
+        // The first user in input order names the refusal.
+        for (auto &file : ctx_.files)
+            for (Symbol *fn : file->symbols) {
+                auto it = fn ? uses_.find(fn) : uses_.end();
+                if (it == uses_.end())
+                    continue;
+                for (Symbol *s : it->second)
+                    if (!s->section)
+                        throw FatalError("extern __shared__ array '" + std::string(s->name) +
+                                         "' (used by '" + std::string(fn->name) +
+                                         "') in a relocatable link (-r)" + where +
+                                         " is not supported yet");
+            }
     }
 
     // What the inputs' module-shared sections ask for (a section whose
@@ -570,7 +649,8 @@ private:
     }
 
     OutputSection *makeSharedSection(Symbol &kernel) {
-        OutputSection *out = ctx_.makeOutput(".nv.shared." + std::string(kernel.name), SHT_NOBITS,
+        OutputSection *out = ctx_.makeOutput(".nv.shared." + std::string(kernel.name),
+                                             ctx_.opts.relocatable ? SHT_CUDA_SHARED : SHT_NOBITS,
                                              SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK);
         out->kind = SectionKind::SharedEntry;
         out->owner = &kernel;

@@ -65,6 +65,11 @@ OutputSection *Context::makeOutput(std::string name, uint32_t type, uint64_t fla
     return &s;
 }
 
+bool Context::anyInputElfAbiV7() const {
+    return std::any_of(files.begin(), files.end(),
+                       [](const auto &f) { return f->elf().header().abiVersion < 8; });
+}
+
 // What nvlink checks of its inputs when it links nothing (a compute_XX
 // target): each can be opened, and a cubin is not newer than the toolkit.
 static void checkInputFiles(const Options &opts) {

@@ -54,6 +54,15 @@ uint32_t outputType(const Context &ctx, const InputSection &in) {
     }
 }
 
+// What `in` keeps of its size when its weak definitions that lost to
+// earlier ones go (never below nothing, whatever sizes a corrupt input gives).
+uint64_t sizeWithoutLosers(const InputSection &in) {
+    uint64_t lost = 0;
+    for (auto [begin, end] : in.supersededData)
+        lost += end - begin;
+    return in.linkedSize() - std::min(lost, in.linkedSize());
+}
+
 class Merger {
 public:
     explicit Merger(Context &ctx) : ctx_(ctx) {}
@@ -62,9 +71,14 @@ public:
         OutputSection *out = isFunctionBank(in)     ? functionBank(in)
                              : isPerFunction(in.kind) ? makeFor(in)
                                                       : findOrMake(in);
-        uint64_t offset = alignTo(out->size, in.alignment());
+        // Under -r a shared variable's value is its alignment, not an
+        // offset: nvlink concatenates the module-shared sections unpadded,
+        // less the weak variables that lost (3 bytes and 0x18 of doubles:
+        // 0x1b; sm_89).
+        bool packed = ctx_.opts.relocatable && in.kind == SectionKind::SharedGlobal;
+        uint64_t offset = packed ? out->size : alignTo(out->size, in.alignment());
         out->pieces.push_back({&in, offset});
-        out->size = offset + in.linkedSize();
+        out->size = offset + (packed ? sizeWithoutLosers(in) : in.linkedSize());
         if (in.alignment() > out->addralign)
             out->addralign = in.alignment();
         in.out = out;
@@ -77,7 +91,9 @@ public:
         OutputSection *&slot = byName_[".nv_debug.shared"];
         if (slot)
             return;
-        slot = ctx_.makeOutput(".nv_debug.shared", SHT_NOBITS, SHF_WRITE | SHF_ALLOC);
+        slot = ctx_.makeOutput(".nv_debug.shared",
+                               ctx_.opts.relocatable ? SHT_CUDA_SHARED : SHT_NOBITS,
+                               SHF_WRITE | SHF_ALLOC);
         slot->kind = SectionKind::SharedGlobal;
         slot->addralign = 16;
     }
@@ -221,8 +237,8 @@ void createOutputSections(Context &ctx) {
             merger.add(*s);
         // Without an input .nv_debug.shared, nvlink makes one once it has
         // merged the first file that refers to an extern __shared__ array
-        // (after that file's .nv.global, before a later file's).
-        if (!ctx.opts.relocatable && refersToExternShared(*file))
+        // (after that file's .nv.global, before a later file's; -r too).
+        if (refersToExternShared(*file))
             merger.makeModuleShared();
     }
     // Per-function banks and memory windows point at their code (sh_info).

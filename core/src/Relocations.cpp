@@ -215,6 +215,13 @@ private:
                              " against undefined local symbol '" + std::string(sym->name) +
                              "', which culd does not resolve");
 
+        // Under -r a kernel's own references to extern __shared__ arrays
+        // name its `externsharedinstance` instead, for the final link
+        // (Layout.cpp); a device function's resolve to 0 below.
+        if (ctx_.opts.relocatable && isExternSharedArray(*sym) && target.owner)
+            if (auto it = ctx_.externSharedInstanceOf.find(target.owner);
+                it != ctx_.externSharedInstanceOf.end())
+                return keep(target, offset, *desc, *it->second, r.addend, rela, false);
         // Under -r nvlink leaves a reference to a weak shared variable (a
         // function-local static __shared__ of an inline function) for the
         // final link, which may still replace it; one copy stays

@@ -406,9 +406,10 @@ void assignOwners(ObjectFile &file) {
 // .nv.constant<N>) keeps the losers' bytes. Under -r the module's shared
 // variables (.nv_debug.shared) go the same way: one copy of a weak one
 // stays (a function-local static __shared__ of an inline function in two
-// units: 0x10 bytes, not 0x20; sm_89, sm_90, sm_100, sm_120). Where such
-// a section holds other variables too, nvlink's layout is not measured:
-// refused. Also sorts the superseded ranges for the relocation pass.
+// units: 0x10 bytes, not 0x20; sm_89, sm_90, sm_100, sm_120); where such a
+// section holds other variables too, it loses the losers' bytes only
+// (OutputSections.cpp). Also sorts the superseded ranges for the
+// relocation pass.
 void dropSupersededGlobals(ObjectFile &file, bool relocatable) {
     std::unordered_map<const InputSection *, size_t> definitions;
     for (const ElfSymbol &es : file.elf().symbols())
@@ -420,11 +421,6 @@ void dropSupersededGlobals(ObjectFile &file, bool relocatable) {
             continue;
         std::sort(s->supersededData.begin(), s->supersededData.end());
         bool moduleShared = relocatable && s->kind == SectionKind::SharedGlobal;
-        if (moduleShared && definitions[s] != s->supersededDefinitions)
-            throw FatalError(file.name() + ": section '" + std::string(s->name()) +
-                             "' holds weak shared variables that lost to earlier definitions "
-                             "beside others; in a relocatable link (-r) culd does not support "
-                             "that yet");
         if ((s->kind == SectionKind::Global || moduleShared) &&
             definitions[s] == s->supersededDefinitions)
             s->live = false;
@@ -496,10 +492,7 @@ void reportUndefined(Context &ctx) {
     // toolkits write is not measured, so a target without the flag, or an
     // input from such a toolkit (ELF ABI v7), is refused.
     if (ctx.opts.relocatable) {
-        bool measured = ctx.target.undefinedDataMinusOne() &&
-                        std::none_of(ctx.files.begin(), ctx.files.end(), [](const auto &f) {
-                            return f->elf().header().abiVersion < 8;
-                        });
+        bool measured = ctx.target.undefinedDataMinusOne() && !ctx.anyInputElfAbiV7();
         for (Symbol *s : ctx.symtab.globals())
             if (!measured && isUndefinedVariable(*s) && ctx.referencedFromLiveCode.count(s))
                 throw FatalError("undefined variable '" + std::string(s->name) +

@@ -277,6 +277,9 @@ private:
         if (s.isSharedMemory() && !s.holdsVariables && !ctx_.opts.relocatable &&
             ctx_.target.emptyWindowsUnnamed())
             return false;
+        // Under -r nor a window the linker made (for extern arrays) itself.
+        if (s.isSharedMemory() && ctx_.opts.relocatable && s.pieces.empty())
+            return false;
         switch (s.kind) {
         case SectionKind::Shstrtab:
         case SectionKind::Strtab:
@@ -373,10 +376,13 @@ private:
         visitor.local = [&](Symbol &s) { place(locals_, &s); };
         visitor.global = [&](Symbol &s) { place(globals_, &s); };
         visitSymbolsInTableOrder(ctx_, visitor);
-        // Sections the linker made get their symbols last among the locals.
+        // Sections the linker made get their symbols last among the locals,
+        // followed by its -r `externsharedinstance` symbols.
         for (OutputSection *s : sections_)
             if (!late(s))
                 place(locals_, sectionSymbolFor(s));
+        for (Symbol *s : ctx_.externSharedInstances)
+            place(locals_, s);
         for (OutputSection *s : sections_)
             if (late(s))
                 place(lateLocals_, sectionSymbolFor(s));
@@ -426,7 +432,7 @@ private:
             type = STT_OBJECT;
         if (!s.isLocal && isLinkerProvided(s.name) && ctx_.target.linkerSymbolsAreCudaObjects())
             type = STT_CUDA_OBJECT;
-        uint8_t bind = s.isLocal ? STB_LOCAL : s.binding;
+        uint8_t bind = s.weakAmongLocals ? STB_WEAK : s.isLocal ? STB_LOCAL : s.binding;
         if (!s.isLocal && s.binding == STB_WEAK && !s.defined)
             bind = STB_GLOBAL; // nvlink leaves still-undefined weak references GLOBAL
         e.info = symInfo(bind, type);

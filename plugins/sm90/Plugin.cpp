@@ -29,7 +29,7 @@ culd_arch_info hopper(uint32_t sm) {
     a.flags = CULD_ARCH_F_REL_ACTION | CULD_ARCH_F_COMPAT |
               CULD_ARCH_F_RELOCATABLE_PHENTSIZE | CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL |
               CULD_ARCH_F_REPLACED_FRAMES_DROPPED | CULD_ARCH_F_LOST_COPY_BANKS_DROPPED |
-              CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE;
+              CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE | CULD_ARCH_F_EXTERN_SHARED_INSTANCES;
     a.elf_abi = CULD_ELF_ABI_V8;
     a.elf_flags_low = culd::nvidia::kElfV8FlagsSass;
     a.reserved_smem = 0x400;

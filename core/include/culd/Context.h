@@ -53,6 +53,11 @@ struct Context {
     // uses them: kernels sharing such a function agree on one offset, others
     // each have their own (set by the layout, read by the relocation pass).
     std::unordered_map<const Symbol *, uint64_t> externSharedOffsets;
+    // Under -r: the `externsharedinstance` symbol that each kernel's own
+    // references to extern __shared__ arrays now name (Layout.cpp), and the
+    // symbols in kernel order.
+    std::unordered_map<const Symbol *, Symbol *> externSharedInstanceOf;
+    std::vector<Symbol *> externSharedInstances;
     // Whether module shared variables remain after the layout (some are
     // reached by several kernels); -g symbol values depend on it.
     bool moduleSharedHoldsVariables = false;
@@ -111,6 +116,9 @@ struct Context {
     OutputSection *cuinfo = nullptr;
 
     OutputSection *makeOutput(std::string name, uint32_t type, uint64_t flags);
+    // Whether some input comes from a toolkit before CUDA 12 (ELF ABI v7):
+    // what nvlink does with those under -r is not measured.
+    bool anyInputElfAbiV7() const;
 };
 
 } // namespace culd

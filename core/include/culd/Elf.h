@@ -64,6 +64,8 @@ constexpr uint8_t STT_NOTYPE = 0, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3,
 // st_other bits of CUDA symbols (memory space / entry).
 constexpr uint8_t STO_CUDA_ENTRY = 0x10, STO_CUDA_GLOBAL = 0x20, STO_CUDA_SHARED = 0x40,
                   STO_CUDA_CONSTANT = 0x80;
+// st_other's visibility (its low two bits).
+constexpr uint8_t STV_INTERNAL = 1;
 
 constexpr uint32_t PT_LOAD = 1, PT_PHDR = 6;
 constexpr uint32_t PF_X = 1, PF_W = 2, PF_R = 4;

@@ -73,6 +73,9 @@ struct Symbol {
     // function takes its address.
     bool rootKernel = false;
     bool isSectionSymbol = false;
+    // Filed among the locals yet bound STB_WEAK: nvlink's -r
+    // `externsharedinstance` symbols (Layout.cpp).
+    bool weakAmongLocals = false;
     bool emitted = true;              // false: not written to .symtab
 
     FunctionInfo *func = nullptr;     // for functions

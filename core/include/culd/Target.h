@@ -67,6 +67,9 @@ public:
     bool undefinedDataMinusOne() const {
         return arch_.flags & CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE;
     }
+    bool externSharedInstances() const {
+        return arch_.flags & CULD_ARCH_F_EXTERN_SHARED_INSTANCES;
+    }
     bool linksFrameByEntry() const { return arch_.flags & CULD_ARCH_F_FRAME_BY_ENTRY; }
     // Whether .nv.info.<f> records of this code follow the reversed others.
     bool isInfoTailCode(uint32_t code) const;

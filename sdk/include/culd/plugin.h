@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 9u
+#define CULD_PLUGIN_ABI_MINOR 10u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -237,7 +237,13 @@ enum {
      * __device__, defined by a later link) with the value -1, its
      * references left for that link (nvlink 13.0, sm_75-sm_121). Without
      * it, the core refuses -r with an undefined variable. ABI 2.9. */
-    CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE = 1u << 15
+    CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE = 1u << 15,
+    /* A relocatable link (-r) gives each kernel whose own code uses extern
+     * __shared__ arrays an `externsharedinstance` symbol at its window's
+     * static end (rounded up to 16) and points that code's references at
+     * it; the arrays are defined in .nv_debug.shared (nvlink 13.0,
+     * sm_75-sm_121). Without it, the core refuses such a link. ABI 2.10. */
+    CULD_ARCH_F_EXTERN_SHARED_INSTANCES = 1u << 16
 };
 
 /* Program headers of an executable (non -r) output. */

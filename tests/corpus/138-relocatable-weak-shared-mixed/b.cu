@@ -1,6 +1,6 @@
 // The losing copy of the weak shared variable shares .nv_debug.shared with
 // a module-scope array of this unit: nvlink drops the loser alone (the
-// section shrinks by its size); culd refuses that layout for now.
+// section shrinks by its size).
 __shared__ int mine[12];
 template <int N> __device__ __noinline__ int f_ts(int x) {
     __shared__ int s[N];

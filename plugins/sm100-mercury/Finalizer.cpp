@@ -126,6 +126,7 @@ uint32_t opcode12(const Insn &i) { return static_cast<uint32_t>(i.lo & 0xfff); }
 // Guard predicate (bits 12-15); 7 = PT, i.e. unconditional.
 uint32_t guard(const Insn &i) { return static_cast<uint32_t>(i.lo >> 12 & 0xf); }
 constexpr uint32_t kAlways = 7;
+bool isConditionalExit(const Insn &i) { return opcode9(i) == kExit && guard(i) != kAlways; }
 
 uint32_t writeBarrier(const Insn &i) { return getBits(i, kWriteBarrierBit, 3); }
 uint32_t readBarrier(const Insn &i) { return getBits(i, kReadBarrierBit, 3); }
@@ -1169,6 +1170,15 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 bool pendingPastRange = !firstConsumer.count(g) ||
                                         std::any_of(liveRange[g].begin(), liveRange[g].end(),
                                                     [end](size_t at) { return at > end; });
+                // Pending past the range with its old index taken: the one
+                // kernel measured (warp-shuffle dv124_2, sm_120) had nvlink
+                // join the group on the index below (3 -> 2, with 5 free).
+                if (pendingPastRange && (taken >> old & 1)) {
+                    error = "the global load at offset " + hex(i * 16) +
+                            " is pending past the stack-pointer load's range with its barrier "
+                            "taken; nvlink's barrier for it there is not understood";
+                    return false;
+                }
                 pick = longLatencyPick(old, taken, pendingPastRange);
                 // None free from 2 up: nvlink shared a barrier rather than go
                 // below 2 (CUB's radix-sort single-tile kernel on sm_120: an
@@ -1180,6 +1190,19 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                             "it there is not understood";
                     return false;
                 }
+            }
+            // Right after a conditional EXIT that ends the range, a global
+            // load whose old index is free but above the lowest free from 2
+            // up: the range's rule and the old index disagree, and the one
+            // kernel measured (warp-shuffle dv115_2, sm_100: 3 -> 2) followed
+            // the range's. Which holds in general is not known.
+            if (i == end + 1 && f == 0 && isGlobalLoad(code[i]) && isConditionalExit(code[end]) &&
+                !(taken >> old & 1) && lowestFree(taken, kLongLatencyFloor) < old) {
+                error = "the global load at offset " + hex(i * 16) +
+                        " right after the conditional EXIT ending the stack-pointer load's range "
+                        "could keep its barrier or take a lower one; nvlink's choice there is not "
+                        "understood";
+                return false;
             }
             if (pick == kNumBarriers || (taken >> pick & 1))
                 pick = lowestFree(taken);

@@ -797,6 +797,28 @@ TEST_CASE("mercury finaliser: generated warp-shuffle kernels match nvlink", "[me
     }
 }
 
+TEST_CASE("mercury finaliser: global loads nvlink placed once against the rules are refused",
+          "[mercury]") {
+    // Each came out different from nvlink's (culd exited 0): the only
+    // kernels of their shape in the measured sets, where nvlink chose the
+    // barrier below the one the rules give.
+    const std::pair<const char *, const char *> refused[] = {
+        // An LDG right after the conditional EXIT ending the range, on 3
+        // with 2 free: nvlink moved it to 2 (elsewhere loads keep theirs).
+        {"dv115_2.sm_100", "right after the conditional EXIT ending the stack-pointer load's range"},
+        // An LDG pending past the range, its index 3 taken: nvlink joined
+        // 2, another LDG's group, with 5 free.
+        {"dv124_2.sm_120", "is pending past the stack-pointer load's range with its barrier taken"}};
+    for (const auto &[kernel, why] : refused) {
+        INFO(kernel);
+        std::vector<Insn> code = sampleText(kernel, "ptxas");
+        CHECK(code != sampleText(kernel, "nvlink"));
+        std::string error;
+        CHECK_FALSE(rewriteScoreboards(code, error));
+        CHECK(error.find(why) != std::string::npos);
+    }
+}
+
 TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]") {
     // X (W1) is consumed on both sides of an early `@P BRA`; after the
     // branch Y reuses barrier 0 (free once the R1 load's wait is gone in

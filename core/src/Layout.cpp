@@ -421,7 +421,8 @@ private:
             refuseExternSharedInRelocatableLink();
         if (!moduleShared_)
             throw FatalError("internal error: no .nv_debug.shared for extern __shared__ arrays");
-        for (KernelInfo &kernel : kernels_) {
+        for (KernelInfo *k : kernelsInInputOrder()) {
+            KernelInfo &kernel = *k;
             if (!usesExternSharedItself(*kernel.symbol))
                 continue;
             std::vector<Symbol *> own = ownVarsOf_[kernel.symbol];
@@ -452,6 +453,22 @@ private:
             for (Symbol *s : file->symbols)
                 if (s && isExternSharedArray(*s))
                     s->outSection = moduleShared_;
+    }
+
+    // nvlink makes the instances in the inputs' code order, not the
+    // output's (which puts a file's weak kernels first).
+    std::vector<KernelInfo *> kernelsInInputOrder() {
+        std::vector<KernelInfo *> order;
+        for (KernelInfo &kernel : kernels_)
+            order.push_back(&kernel);
+        auto key = [](const KernelInfo *k) {
+            const InputSection *text = k->symbol->section;
+            return text ? std::make_pair(text->file->order(), text->header->index)
+                        : std::make_pair(UINT32_MAX, UINT32_MAX);
+        };
+        std::stable_sort(order.begin(), order.end(),
+                         [&](const KernelInfo *a, const KernelInfo *b) { return key(a) < key(b); });
+        return order;
     }
 
     bool usesExternSharedItself(Symbol &kernel) {

@@ -1344,10 +1344,33 @@ template <typename T> T load(const uint8_t *p) {
     return v; // the cubin and every host culd runs on are little-endian
 }
 
+// The memory-space sections keep their CUDA types in a relocatable cubin
+// and, like SHT_NOBITS ones, take no file space there (their Mercury
+// aliases, flagged, share their twins' bytes).
+constexpr uint32_t kShtCudaGlobal = 0x70000007;
+constexpr uint32_t kShtCudaLocal = 0x70000009;
+constexpr uint32_t kShtCudaShared = 0x7000000a;
+constexpr uint32_t kShtCudaSharedReserved = 0x70000015;
+constexpr uint64_t kShfCudaMercury = 0x10000000;
+
 struct SectionHeader {
     uint32_t name, type;
     uint64_t flags, offset, size;
     uint32_t link, info;
+
+    bool hasFileData() const {
+        switch (type) {
+        case kShtNobits:
+            return false;
+        case kShtCudaGlobal:
+        case kShtCudaLocal:
+        case kShtCudaShared:
+        case kShtCudaSharedReserved:
+            return (flags & kShfCudaMercury) != 0;
+        default:
+            return true;
+        }
+    }
 };
 
 class Image {
@@ -1375,7 +1398,7 @@ public:
                             load<uint64_t>(p + 8),    load<uint64_t>(p + 0x18),
                             load<uint64_t>(p + 0x20), load<uint32_t>(p + 0x28),
                             load<uint32_t>(p + 0x2c)};
-            if (h.type != kShtNobits && !inBounds(h.offset, h.size))
+            if (h.hasFileData() && !inBounds(h.offset, h.size))
                 return fail(error, "section " + std::to_string(i) + " lies outside the file");
             sections_.push_back(h);
         }
@@ -1389,7 +1412,7 @@ public:
 
     // A NUL-terminated string at `off` of string-table section `index`.
     bool string(size_t index, uint64_t off, std::string &out) const {
-        if (index >= sections_.size() || sections_[index].type == kShtNobits)
+        if (index >= sections_.size() || !sections_[index].hasFileData())
             return false;
         const SectionHeader &h = sections_[index];
         if (off >= h.size)
@@ -1474,7 +1497,7 @@ bool jumpTableTargets(const Image &image, const std::unordered_map<std::string, 
     auto bank = byName.find(".nv.constant2." + kernel);
     const SectionHeader &r = image.sections()[rela->second];
     if (bank == byName.end() || r.size % 24 != 0 ||
-        image.sections()[bank->second].type == kShtNobits) {
+        !image.sections()[bank->second].hasFileData()) {
         error = "its jump tables' relocations have no bank to read";
         return false;
     }
@@ -1627,7 +1650,7 @@ bool fillStringTableCopies(const Image &image, CopyOnWrite &out, std::string &er
     for (size_t i = 0; i < secs.size(); ++i) {
         std::string name;
         if (!image.sectionName(i, name) || name.rfind(".nv.merc.nv.shared.reserved.", 0) != 0 ||
-            secs[i].type == kShtNobits || secs[i].size < kHeaderCopy + 0x40)
+            !secs[i].hasFileData() || secs[i].size < kHeaderCopy + 0x40)
             continue;
         const uint8_t *copy = image.bytes(secs[i]) + kHeaderCopy;
         bool stringTableHeader = load<uint32_t>(copy) == 1 && load<uint32_t>(copy + 4) == 3 &&

@@ -1041,6 +1041,35 @@ TEST_CASE("mercury finaliser: malformed images give errors", "[mercury]") {
         CHECK(r.status == FinalizeResult::Status::Error);
         CHECK(r.error.find("outside the file") != std::string::npos);
     }
+    SECTION("memory windows take no file space unless they are Mercury aliases") {
+        // A relocatable cubin keeps the CUDA types of its memory sections
+        // (.nv.shared.<k>: SHT_CUDA_SHARED), which like SHT_NOBITS have no
+        // bytes: one the writer placed at the end of the file is no error
+        // (a -r link of Thrust's algorithms on sm_100 was refused so). With
+        // the Mercury flag the section has bytes, which must be there.
+        FinalizeResult plain = finalizeImage(good.data(), good.size());
+        REQUIRE(plain.status != FinalizeResult::Status::Error);
+        for (uint64_t flags : {uint64_t(0x3), uint64_t(0x10000003)}) {
+            std::vector<uint8_t> window = good;
+            std::vector<uint8_t> h(64, 0);
+            put<uint32_t>(h, 4, 0x7000000a); // SHT_CUDA_SHARED
+            put<uint64_t>(h, 8, flags);
+            put<uint64_t>(h, 0x18, good.size() + h.size()); // the new end of the file
+            put<uint64_t>(h, 0x20, 0x20);
+            window.insert(window.end(), h.begin(), h.end());
+            uint16_t shnum;
+            std::memcpy(&shnum, window.data() + 0x3c, 2);
+            put<uint16_t>(window, 0x3c, static_cast<uint16_t>(shnum + 1));
+            FinalizeResult r = finalizeImage(window.data(), window.size());
+            INFO(flags);
+            if (flags & 0x10000000) {
+                CHECK(r.status == FinalizeResult::Status::Error);
+                CHECK(r.error.find("outside the file") != std::string::npos);
+            } else {
+                CHECK(r.status == plain.status);
+            }
+        }
+    }
     SECTION("section size overflowing") {
         std::vector<uint8_t> bad = good;
         put<uint64_t>(bad, header(3) + 0x20, ~uint64_t(0));

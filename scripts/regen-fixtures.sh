@@ -154,6 +154,19 @@ run_job() {
         inputs+=("$s.cubin")
     done
 
+    # `prelink = yes`: the inputs are first linked by `nvlink -r` into
+    # prelinked.cubin, which the link under test then takes alone (a final
+    # link of a relocatable link's output).
+    if [ "$(conf_get "$conf" prelink no)" = yes ]; then
+        if ! (cd "$out" && PATH=$TC_PATH nvlink "-arch=$arch" -r "${inputs[@]}" -o prelinked.cubin) \
+                >"$tmp/prelink.log" 2>&1; then
+            echo "FAIL $case $arch $tc: nvlink -r failed: $(head -c 300 "$tmp/prelink.log" | tr '\n' ' ')"
+            rm -rf "$out" "$tmp"
+            return 0
+        fi
+        inputs=(prelinked.cubin)
+    fi
+
     # nvlink runs inside the fixture dir, found through PATH, so argv0 and
     # every path it can print are relative.
     local cmd=(nvlink "-arch=$arch")

@@ -738,6 +738,15 @@ std::vector<Insn> sampleText(const std::string &kernel, const char *by) {
     return readCode(bytes.data(), bytes.size());
 }
 
+// The finaliser refuses the sample kernel, saying `why`.
+void checkSampleRefused(const char *kernel, const char *why) {
+    INFO(kernel);
+    std::vector<Insn> code = sampleText(kernel, "ptxas");
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(code, error));
+    CHECK(error.find(why) != std::string::npos);
+}
+
 TEST_CASE("mercury finaliser: generated kernels whose forced loads join other barriers match "
           "nvlink",
           "[mercury]") {
@@ -766,13 +775,8 @@ TEST_CASE("mercury finaliser: exit variants of libcudadevrt's memcpy_3d_device m
     const std::pair<const char *, const char *> refused[] = {
         {"v335.sm_120", "is released as near its first read as its mate's"},
         {"v161.sm_100", "in a shape nvlink's choice for is not known"}};
-    for (const auto &[kernel, why] : refused) {
-        INFO(kernel);
-        std::vector<Insn> code = sampleText(kernel, "ptxas");
-        std::string error;
-        CHECK_FALSE(rewriteScoreboards(code, error));
-        CHECK(error.find(why) != std::string::npos);
-    }
+    for (const auto &[kernel, why] : refused)
+        checkSampleRefused(kernel, why);
     // The barrier v113's forced load joins is the one released nearest its
     // read in issue cycles (4 before, not 25 after). With every stall count
     // zeroed all releases are equally near: refused, not guessed.
@@ -810,12 +814,8 @@ TEST_CASE("mercury finaliser: global loads nvlink placed once against the rules 
         // 2, another LDG's group, with 5 free.
         {"dv124_2.sm_120", "is pending past the stack-pointer load's range with its barrier taken"}};
     for (const auto &[kernel, why] : refused) {
-        INFO(kernel);
-        std::vector<Insn> code = sampleText(kernel, "ptxas");
-        CHECK(code != sampleText(kernel, "nvlink"));
-        std::string error;
-        CHECK_FALSE(rewriteScoreboards(code, error));
-        CHECK(error.find(why) != std::string::npos);
+        CHECK(sampleText(kernel, "ptxas") != sampleText(kernel, "nvlink"));
+        checkSampleRefused(kernel, why);
     }
 }
 

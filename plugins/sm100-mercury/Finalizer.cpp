@@ -452,8 +452,8 @@ bool firstUses(const std::vector<Insn> &code,
 struct Rederived {
     std::map<Slot, size_t> consumer;
     std::vector<Slot> forced;
-    // Forced slots needed right where ptxas waits for them.
-    std::unordered_set<Slot> neededAtWait;
+    // Forced slots on the R1 load's barrier needed right where ptxas waits
+    // for them.
     std::unordered_set<Slot> neededAtR1Wait;
     // A forced slot on the R1 load's barrier: what ptxas released with it.
     std::map<Slot, std::vector<Slot>> r1Mates;
@@ -586,12 +586,9 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             out.consumer[s] = touch;
             first = std::min(first, touch);
         }
-        if (out.has(r.forced) && out.consumer.at(r.forced) == r.wait &&
-            !out.exitJoins.count(r.forced)) {
-            out.neededAtWait.insert(r.forced);
-            if (r.barrier == b0)
-                out.neededAtR1Wait.insert(r.forced);
-        }
+        if (r.barrier == b0 && out.has(r.forced) && out.consumer.at(r.forced) == r.wait &&
+            !out.exitJoins.count(r.forced))
+            out.neededAtR1Wait.insert(r.forced);
         if (r.barrier == b0)
             for (Slot s : *r.slots)
                 if (s != r.forced)
@@ -758,7 +755,7 @@ BarrierReleases barrierReleases(const Dependencies &deps,
 // The groups holding re-derived producers of each kind (Rederived), found
 // once: joins share colours but never merge groups, so the roots stay.
 struct GroupRoles {
-    std::unordered_set<Slot> forced, rederived, lateBehindMate, neededAtWait, neededAtR1Wait;
+    std::unordered_set<Slot> forced, rederived, lateBehindMate, neededAtR1Wait;
     std::unordered_map<Slot, const Rederived::ExitJoin *> exitJoin;
 };
 
@@ -772,7 +769,6 @@ GroupRoles groupRoles(UnionFind &groups, const Rederived &rd) {
     GroupRoles roles;
     roles.forced = rootsOf(rd.forced);
     roles.lateBehindMate = rootsOf(rd.lateBehindMate);
-    roles.neededAtWait = rootsOf(rd.neededAtWait);
     roles.neededAtR1Wait = rootsOf(rd.neededAtR1Wait);
     for (const auto &entry : rd.consumer)
         roles.rederived.insert(groups.find(entry.first));
@@ -913,12 +909,16 @@ uint32_t lastReleasedBarrier(const BarrierReleases &rel, size_t own) {
 //  2a. On the R1 load's barrier and needed right where ptxas waits for
 //     it: the barrier released nearest its first read in issue cycles
 //     (nearestReleasedBarrier).
-//  2. Needed right where ptxas waits for it: the lowest barrier holding a
-//     re-derived group that is next waited on after that point, which one
-//     wait there then releases early (an LDC forced onto an LDCU's barrier
-//     and needed at 0x130 joined the LDCU read at 0x140; with IMAD.HI in
-//     the bounds check, an LDC needed at 0x130 joined an LDCU read at 0x1e0
-//     on barrier 1, not the one ptxas released it with, read at 0x210 on 3).
+//  2. The lowest barrier holding a re-derived group that is next waited on
+//     after the group's first read, which one wait there then releases
+//     early: needed right where ptxas waits for it (an LDC forced onto an
+//     LDCU's barrier and needed at 0x130 joined the LDCU read at 0x140;
+//     with IMAD.HI in the bounds check, an LDC needed at 0x130 joined an
+//     LDCU read at 0x1e0 on barrier 1, not the one ptxas released it with,
+//     read at 0x210 on 3) or past it (many-parameter kernels, 2 of 2: an
+//     LDCU read at 0x140, one wait past ptxas's, joined the LDCU read at
+//     0x160 rather than the one waited on at 0x130; rule 3 had put it
+//     there, exit 0).
 //  3. Otherwise the barrier released last without coming after its own
 //     first consumer (2 of 2 choices between waits at 0x120 and 0x130 went
 //     to 0x130; two forced loads needed at 0x190 and 0x1c0, with another
@@ -947,12 +947,10 @@ bool joinedBarrier(Dependencies &deps, const std::unordered_map<Slot, uint32_t> 
     }
     if (roles.neededAtR1Wait.count(group))
         return nearestReleasedBarrier(rel, cycles, own->second, group, pick, error);
-    if (roles.neededAtWait.count(group)) {
-        if (!laterReleasedBarrier(rel, own->second, group, pick, error))
-            return false;
-        if (pick != kNumBarriers)
-            return true;
-    }
+    if (!laterReleasedBarrier(rel, own->second, group, pick, error))
+        return false;
+    if (pick != kNumBarriers)
+        return true;
     pick = lastReleasedBarrier(rel, own->second);
     return true;
 }

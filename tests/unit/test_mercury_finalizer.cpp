@@ -801,6 +801,15 @@ TEST_CASE("mercury finaliser: generated warp-shuffle kernels match nvlink", "[me
     }
 }
 
+TEST_CASE("mercury finaliser: a forced load read past ptxas's wait joins a re-derived group "
+          "released later",
+          "[mercury]") {
+    // gen-many-params.py seed 16: LDCUs forced onto one barrier; one read
+    // an instruction past ptxas's wait joins the LDCU read after it, not
+    // the one released at that wait (which culd picked before, exit 0).
+    CHECK(rewritten(sampleText("mp16_2.sm_100", "ptxas")) == sampleText("mp16_2.sm_100", "nvlink"));
+}
+
 TEST_CASE("mercury finaliser: global loads nvlink placed once against the rules are refused",
           "[mercury]") {
     // Each came out different from nvlink's (culd exited 0): the only

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Regenerates the generated finaliser samples (see README.md) with CUDA
 13.0's nvcc, ptxas and nvlink on PATH: for each warp-shuffle SAMPLE
-(dvSEED_K.ARCH) the seed's file of gen-warp-shuffle.py is compiled with
+(dvSEED_K.ARCH) or many-parameter one (mpSEED_K.ARCH) the seed's file of
+gen-warp-shuffle.py or gen-many-params.py is compiled with
 `nvcc -rdc=true -cubin`, for each exit variant (vSEED.ARCH) the PTX of
 gen-exit-variants.py with `ptxas -c`; the cubin is linked alone by
 nvlink, and the kernel's `.text` is written twice: nvlink's as
@@ -20,7 +21,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
-           "dv115_2.sm_100", "dv124_2.sm_120",
+           "dv115_2.sm_100", "dv124_2.sm_120", "mp16_2.sm_100",
            "v2.sm_100", "v100.sm_100", "v113.sm_120", "v124.sm_120", "v335.sm_120",
            "v161.sm_100"]
 
@@ -36,15 +37,16 @@ def measure_module():
 def compile_sample(kernel, arch, work):
     """The cubin holding `kernel`: a warp-shuffle file through nvcc, an exit
     variant through ptxas."""
-    shuffle = kernel.startswith("dv")
-    seed = kernel[2:].split("_")[0] if shuffle else kernel[1:]
-    src = os.path.join(work, ("g%s.cu" if shuffle else "v%s.ptx") % seed)
-    generator = "gen-warp-shuffle.py" if shuffle else "gen-exit-variants.py"
+    generated = kernel.startswith("dv") or kernel.startswith("mp")
+    seed = kernel[2:].split("_")[0] if generated else kernel[1:]
+    src = os.path.join(work, ("%s%s.cu" % (kernel[:2], seed)) if generated else "v%s.ptx" % seed)
+    generator = {"dv": "gen-warp-shuffle.py", "mp": "gen-many-params.py"}.get(
+        kernel[:2], "gen-exit-variants.py")
     with open(src, "w") as f:
         subprocess.run([sys.executable, os.path.join(HERE, generator), seed] +
-                       ([] if shuffle else [arch]), stdout=f, check=True)
+                       ([] if generated else [arch]), stdout=f, check=True)
     obj = os.path.join(work, "%s.%s.cubin" % (kernel, arch))
-    if shuffle:
+    if generated:
         subprocess.run(["nvcc", "-w", "-arch=" + arch, "-rdc=true", "-cubin", "-o", obj, src],
                        check=True)
     else:

@@ -810,7 +810,7 @@ TEST_CASE("mercury finaliser: a forced load read past ptxas's wait joins a re-de
     CHECK(rewritten(sampleText("mp16_2.sm_100", "ptxas")) == sampleText("mp16_2.sm_100", "nvlink"));
 }
 
-TEST_CASE("mercury finaliser: global loads nvlink placed once against the rules are refused",
+TEST_CASE("mercury finaliser: loads nvlink placed once against the rules are refused",
           "[mercury]") {
     // Each came out different from nvlink's (culd exited 0): the only
     // kernels of their shape in the measured sets, where nvlink chose the
@@ -821,7 +821,11 @@ TEST_CASE("mercury finaliser: global loads nvlink placed once against the rules 
         {"dv115_2.sm_100", "right after the conditional EXIT ending the stack-pointer load's range"},
         // An LDG pending past the range, its index 3 taken: nvlink joined
         // 2, another LDG's group, with 5 free.
-        {"dv124_2.sm_120", "is pending past the stack-pointer load's range with its barrier taken"}};
+        {"dv124_2.sm_120", "is pending past the stack-pointer load's range with its barrier taken"},
+        // Two LDCUs forced onto the R1 load's barrier, read at one
+        // instruction: the first joined a group released two instructions
+        // before that read, the second took a barrier freed in between.
+        {"mp62_6.sm_100", "the one they would share is released before their first read"}};
     for (const auto &[kernel, why] : refused) {
         CHECK(sampleText(kernel, "ptxas") != sampleText(kernel, "nvlink"));
         checkSampleRefused(kernel, why);

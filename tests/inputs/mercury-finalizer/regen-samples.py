@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
            "dv115_2.sm_100", "dv124_2.sm_120", "mp16_2.sm_100", "mp62_6.sm_100",
+           "mp103_7.sm_100",
            "v2.sm_100", "v100.sm_100", "v113.sm_120", "v124.sm_120", "v335.sm_120",
            "v161.sm_100"]
 

@@ -499,15 +499,24 @@ private:
     }
 
     // What the inputs' module-shared sections ask for (a section whose
-    // variables no kernel reaches counts too). The 16 the output section has
-    // when extern __shared__ arrays are used does not: nvlink's windows keep
-    // the inputs' alignment whether the section was made for the extern
-    // arrays before an input's was merged into it or not (cases 68, 69).
+    // variables no kernel reaches counts too): their variables' alignment,
+    // which is the section's in ptxas's output. The 16 the output section
+    // has when extern __shared__ arrays are used does not count: nvlink's
+    // windows keep the inputs' alignment whether the section was made for
+    // the extern arrays before an input's was merged into it or not (cases
+    // 68, 69), nor does the 16 an earlier -r link gave it for them
+    // (two-step links of difftest seed 77002, sm_75/sm_86: 4, not 16).
     uint64_t inputModuleSharedAlign() const {
+        if (!moduleShared_)
+            return 1;
+        std::unordered_map<const InputSection *, uint64_t> byVariables;
+        for (const Symbol *v : moduleVars_)
+            byVariables[v->section] = std::max(byVariables[v->section], sharedAlignment(*v));
         uint64_t align = 1;
-        if (moduleShared_)
-            for (const SectionPiece &piece : moduleShared_->pieces)
-                align = std::max(align, piece.input->alignment());
+        for (const SectionPiece &piece : moduleShared_->pieces) {
+            auto it = byVariables.find(piece.input);
+            align = std::max(align, it != byVariables.end() ? it->second : piece.input->alignment());
+        }
         return align;
     }
 

@@ -9,6 +9,9 @@ arch
   host mode:  the nvlink command of `nvcc -dlink -dryrun`, rerun as is with
               nvlink and with culd (outputs renamed; the registration files
               compared byte for byte)
+  rel mode:   nvlink -arch=<a> -r tu*.cubin vs culd (on request)
+  twostep:    each linker's -r output linked again by the same linker, with
+              the device runtime when the program needs it (on request)
 and compare: the exit statuses must agree (0 vs non-zero), and when both
 linked, culd-diff must say IDENTICAL or EQUIVALENT.  Failures are classified
 into signatures and kept in <out>/failures/<signature>/<case>/.
@@ -16,6 +19,7 @@ into signatures and kept in <out>/failures/<signature>/<case>/.
     run.py -n 100 -j 2                 # 100 random programs
     run.py -t 3600 --modes cubin       # for an hour, cubin mode only
     run.py --library                   # the hand-written Thrust/CUB set
+    run.py --modes rel,twostep         # relocatable links, and links of them
 """
 
 import argparse
@@ -245,6 +249,22 @@ def link_pair(tools, link_dir, cwd, words, host):
     return nv, culd, cmds
 
 
+def two_step_pair(tools, link_dir, words, final_words):
+    """Each linker links the units with -r, then links its own output again
+    (with final_words); returns (nv, culd) results (of the step that failed,
+    else the second) and the commands."""
+    results, cmds = [], ""
+    for name, linker in (("nv", tools.nvlink), ("culd", tools.culd)):
+        first = words + ["-r", "-o", name + ".r.cubin"]
+        second = final_words + [name + ".r.cubin", "-o", name + ".cubin"]
+        res = run_cmd([linker] + first, link_dir)
+        if res[0] == 0:
+            res = run_cmd([linker] + second, link_dir)
+        results.append(res)
+        cmds += "%s %s\n%s %s\n" % (name, shlex.join(first), name, shlex.join(second))
+    return results[0], results[1], cmds
+
+
 def check_link(tools, src, arch, mode, devrt, words=None):
     """Link one program for one arch and mode; (signature or None, detail, nvlink rc, link dir)."""
     link_dir = os.path.join(src, "link-%s-%s" % (arch, mode))
@@ -253,6 +273,14 @@ def check_link(tools, src, arch, mode, devrt, words=None):
     if mode == "cubin":
         words = cubin_link_args(tools, src, arch, devrt, link_dir)
         nv, culd, cmds = link_pair(tools, link_dir, link_dir, words, False)
+    elif mode == "rel":
+        # -r of the units alone: the device runtime is for the final link.
+        words = cubin_link_args(tools, src, arch, False, link_dir) + ["-r"]
+        nv, culd, cmds = link_pair(tools, link_dir, link_dir, words, False)
+    elif mode == "twostep":
+        words = cubin_link_args(tools, src, arch, False, link_dir)
+        final = ["-arch=" + arch] + (["-L" + tools.devrt_dir, "-lcudadevrt"] if devrt else [])
+        nv, culd, cmds = two_step_pair(tools, link_dir, words, final)
     else:
         nv, culd, cmds = link_pair(tools, link_dir, src, words, True)
     for name, res in (("nvlink", nv), ("culd", culd)):
@@ -431,7 +459,7 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=1, help="programs in parallel (default 1)")
     ap.add_argument("--arch", nargs="+", default=DEFAULT_ARCHS, help="link arches")
     ap.add_argument("--modes", type=lambda s: s.split(","), default=["cubin", "host"],
-                    help="comma-separated: cubin,host (default both)")
+                    help="comma-separated: cubin,host,rel,twostep (default cubin,host)")
     ap.add_argument("--debug", action="store_true", help="compile some programs with -G or -lineinfo")
     ap.add_argument("--library", nargs="*", help="run the hand-written library set (or the named programs) instead")
     ap.add_argument("--cuda", default="/usr/local/cuda")

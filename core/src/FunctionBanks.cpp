@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -66,14 +67,18 @@ public:
 private:
     // Live device functions' per-function constant sections, in input order.
     void collectSections() {
-        for (auto &file : ctx_.files)
+        for (auto &file : ctx_.files) {
+            std::optional<std::unordered_map<const InputSection *, uint64_t>> symbolsEnd;
             for (InputSection *s : file->sections)
                 if (s && isFunctionConstants(*s)) {
-                    trimPastSymbols(*s, *file);
+                    if (!symbolsEnd)
+                        symbolsEnd = endOfSymbols(*file);
+                    trimPastSymbols(*s, *symbolsEnd);
                     sections_.push_back(s);
                     byFunction_[s->owner].push_back(s);
                     units_[{s->owner, s->bank}].push_back(s);
                 }
+        }
     }
 
     // What an earlier relocatable link appended past a function's own
@@ -82,17 +87,24 @@ private:
     // the end of its symbols (difftest seed 76003 linked from its -r output
     // on sm_89: 8 of 0x10 bytes). ptxas's banks end with their last symbol
     // (394 of 394 in the fixtures and a generated set).
-    static void trimPastSymbols(InputSection &s, const ObjectFile &file) {
-        uint64_t end = 0;
-        bool named = false;
+    static void trimPastSymbols(InputSection &s,
+                                const std::unordered_map<const InputSection *, uint64_t> &ends) {
+        auto it = ends.find(&s);
+        ByteView bytes = s.bytes();
+        if (it != ends.end() && it->second < bytes.size && s.rewritten.empty() &&
+            !s.records.active)
+            s.rewritten.assign(bytes.data, bytes.data + it->second);
+    }
+
+    // Where the symbols the file defines in each of its sections end.
+    static std::unordered_map<const InputSection *, uint64_t> endOfSymbols(const ObjectFile &file) {
+        std::unordered_map<const InputSection *, uint64_t> ends;
         for (const Symbol *sym : file.symbols)
-            if (sym && sym->section == &s && !sym->isSectionSymbol) {
-                named = true;
+            if (sym && sym->section && sym->section->file == &file && !sym->isSectionSymbol) {
+                uint64_t &end = ends[sym->section];
                 end = std::max(end, sym->value + sym->size);
             }
-        ByteView bytes = s.bytes();
-        if (named && end < bytes.size && s.rewritten.empty() && !s.records.active)
-            s.rewritten.assign(bytes.data, bytes.data + end);
+        return ends;
     }
 
     // The copies would each need their own patch: nvlink duplicates such

@@ -143,6 +143,7 @@ public:
         for (Symbol *v : moduleVars_)
             moduleAlign = std::max(moduleAlign, sharedAlignment(*v));
         layoutModuleShared();
+        inputModuleAlign_ = inputModuleSharedAlign();
         for (size_t k = 0; k < kernels_.size(); ++k)
             layoutKernel(k, moduleAlign);
         if (ctx_.opts.relocatable) {
@@ -391,7 +392,7 @@ private:
         if (ctx_.opts.relocatable)
             kernel.align = kernel.reachesModuleShared ? moduleAlign : 1;
         else if (!coloured_.empty())
-            kernel.align = std::max(inputModuleSharedAlign(), moduleAlign);
+            kernel.align = std::max(inputModuleAlign_, moduleAlign);
         else
             kernel.align = 1;
         kernel.staticEnd = allocate(kernel.ownVars, start, &kernel.align);
@@ -421,30 +422,36 @@ private:
             refuseExternSharedInRelocatableLink();
         if (!moduleShared_)
             throw FatalError("internal error: no .nv_debug.shared for extern __shared__ arrays");
-        for (KernelInfo *k : kernelsInInputOrder()) {
-            KernelInfo &kernel = *k;
-            if (!usesExternSharedItself(*kernel.symbol))
-                continue;
-            std::vector<Symbol *> own = ownVarsOf_[kernel.symbol];
-            sortWindowVariables(own);
-            uint64_t at = alignTo(packedEnd(own), 16);
-            OutputSection *window = sharedSectionOf(*kernel.symbol);
-            if (window) {
-                window->size = std::max<uint64_t>(at, 0x20);
-            } else {
-                window = windowFor(kernel);
-                window->size = 0x10;
-            }
-            window->addralign = std::max<uint64_t>(window->addralign, 16);
-            Symbol *instance = ctx_.symtab.makeLocal();
-            instance->name = "externsharedinstance";
-            instance->type = STT_CUDA_OBJECT;
-            instance->weakAmongLocals = true;
-            instance->other = STO_CUDA_SHARED | STV_INTERNAL;
-            instance->finalValue = at;
-            ctx_.externSharedInstanceOf[kernel.symbol] = instance;
-            ctx_.externSharedInstances.push_back(instance);
+        for (KernelInfo *kernel : kernelsInInputOrder())
+            if (usesExternSharedItself(*kernel->symbol))
+                giveExternSharedInstance(*kernel);
+        defineExternArraysInModuleShared();
+    }
+
+    // The kernel's `externsharedinstance`, and its window grown to hold it.
+    void giveExternSharedInstance(KernelInfo &kernel) {
+        std::vector<Symbol *> own = ownVarsOf_[kernel.symbol];
+        sortWindowVariables(own);
+        uint64_t at = alignTo(packedEnd(own), 16);
+        OutputSection *window = sharedSectionOf(*kernel.symbol);
+        if (window) {
+            window->size = std::max<uint64_t>(at, 0x20);
+        } else {
+            window = windowFor(kernel);
+            window->size = 0x10;
         }
+        window->addralign = std::max<uint64_t>(window->addralign, 16);
+        Symbol *instance = ctx_.symtab.makeLocal();
+        instance->name = "externsharedinstance";
+        instance->type = STT_CUDA_OBJECT;
+        instance->weakAmongLocals = true;
+        instance->other = STO_CUDA_SHARED | STV_INTERNAL;
+        instance->finalValue = at;
+        ctx_.externSharedInstanceOf[kernel.symbol] = instance;
+        ctx_.externSharedInstances.push_back(instance);
+    }
+
+    void defineExternArraysInModuleShared() {
         // OutputSections.cpp made it when no input had one.
         if (moduleShared_->pieces.empty())
             moduleShared_->size = 0x10;
@@ -703,6 +710,7 @@ private:
     std::unordered_map<Symbol *, size_t> lastKernelOf_;
     std::unordered_set<Symbol *> coloured_;
     OutputSection *moduleShared_ = nullptr;
+    uint64_t inputModuleAlign_ = 1; // inputModuleSharedAlign(), once
     uint64_t colouredEnd_ = 0;
     std::unordered_map<const Symbol *, OutputSection *> sharedOf_, textOf_;
 };

@@ -218,7 +218,8 @@ private:
         // Under -r a kernel's own references to extern __shared__ arrays
         // name its `externsharedinstance` instead, for the final link
         // (Layout.cpp); a device function's resolve to 0 below.
-        if (ctx_.opts.relocatable && isExternSharedArray(*sym) && target.owner)
+        bool code = target.kind == SectionKind::Text || target.mercuryKind == CULD_MERC_CODE;
+        if (ctx_.opts.relocatable && isExternSharedArray(*sym) && code && target.owner)
             if (auto it = ctx_.externSharedInstanceOf.find(target.owner);
                 it != ctx_.externSharedInstanceOf.end())
                 return keep(target, offset, *desc, *it->second, r.addend, rela, false);

@@ -87,14 +87,14 @@ public:
                     needed = true;
             if (!needed)
                 continue;
-            // nvlink -r takes libcudadevrt's EXTERNS, prototypes and its
-            // .nv.ptx.const0.size in ways culd does not model yet (a
-            // kernel launching another one, sm_90: the kernel's EXTERNS
-            // list every memcpy/memset_3d_device kernel, the prototypes of
-            // every __cudaCDP2 entry point).
-            if (ctx_.opts.relocatable)
+            // nvlink 13.0 -r links the device runtime as culd does, its
+            // .nv.ptx.const0.size written as for an undefined variable
+            // (Relocations.cpp); what older toolkits write is not measured.
+            if (ctx_.opts.relocatable &&
+                (!ctx_.target.undefinedDataMinusOne() || ctx_.anyInputElfAbiV7()))
                 throw FatalError(d.file->name() + ": linking the device runtime library into a "
-                                                  "relocatable link (-r) is not supported yet");
+                                                  "relocatable link (-r) is not supported for "
+                                                  "these inputs");
             spdlog::debug("linking {} (needed)", d.file->name());
             ctx_.hostModules.push_back(std::move(d.module));
             ctx_.files.push_back(std::move(d.file));

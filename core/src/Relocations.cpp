@@ -170,6 +170,16 @@ private:
             return;
         }
         if (!sym->defined && sym->name == kPtxConst0Size) {
+            // Under -r the symbol stays, holding the size too, as a CUDA
+            // object (-1 without constant data, as an undefined variable),
+            // and a capsule keeps its bytes (dynamic-parallelism programs,
+            // sm_89-sm_120; a final link writes the size there too).
+            if (ctx_.opts.relocatable) {
+                sym->finalValue = ptxConst0Size_ == 0xFFFFFFFFu ? UINT64_MAX : ptxConst0Size_;
+                sym->type = STT_CUDA_OBJECT;
+                if (target.mercuryKind == CULD_MERC_CODE)
+                    return;
+            }
             record(*target.out, offset, *desc, *sym, CULD_TARGET_OTHER, r.addend, !rela, nullptr,
                    ptxConst0Size_);
             return;

@@ -484,7 +484,7 @@ private:
         const ElfSymbol *in = mercuryInput(s);
         bool linkerMade = !s.isLocal && isLinkerProvided(s.name);
         if (in) {
-            uint8_t type = linkerMade ? symType(e.info) : in->type();
+            uint8_t type = linkerMade || retypedByLink(s) ? symType(e.info) : in->type();
             e.info = symInfo(symBind(e.info), type);
             e.other = in->other;
             e.size = in->size;
@@ -503,6 +503,15 @@ private:
     // sits at the start of its section's copy (sm_110, measured).
     bool laidOutPerVariable(const InputSection &section) const {
         return section.kind == SectionKind::SharedReserved && !ctx_.opts.relocatable;
+    }
+
+    // The link gave it another type than its input's .symtab has (-r's
+    // .nv.ptx.const0.size, Relocations.cpp); the Mercury table follows.
+    static bool retypedByLink(const Symbol &s) {
+        const ObjectFile *file = s.file;
+        if (!file || s.inputIndex >= file->elf().symbols().size())
+            return false;
+        return file->elf().symbols()[s.inputIndex].type() != s.type;
     }
 
     static const ElfSymbol *mercuryInput(const Symbol &s) {

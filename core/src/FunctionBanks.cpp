@@ -238,8 +238,7 @@ public:
 
     void run() {
         collect();
-        if (ctx_.opts.relocatable)
-            refuseLosingKernels();
+
         for (const auto &[f, bank] : functionBanks_)
             replay(*f, bank);
     }
@@ -309,22 +308,6 @@ private:
         }
     }
 
-    // Under -r nvlink keeps the parameter symbols (_param) of a kernel copy
-    // that lost, pointing into the winner's parameter bank (sm_89: every
-    // -r link of a matrix of weak template kernels with a losing copy).
-    void refuseLosingKernels() const {
-        for (auto &file : ctx_.files)
-            for (const InputSection *code : file->sections)
-                if (code && code->kind == SectionKind::Text && code->owner &&
-                    code->owner->isEntry() && code->lostToEarlier)
-                    throw FatalError(file->name() + ": kernel '" +
-                                     demangleForMessage(code->owner->name) +
-                                     "', a weak copy that lost to an earlier definition: in a "
-                                     "relocatable link on " + ctx_.target.name() +
-                                     " nvlink keeps its parameter symbols in the winner's "
-                                     "parameter bank, which culd does not model");
-    }
-
     void refuseRelocatable(const Symbol &f, const History &h) const {
         // Emptied by a definition without a bank and never refilled, the
         // section is deleted while still referred to: nvlink fails so.
@@ -372,6 +355,33 @@ private:
     std::set<std::pair<Symbol *, uint32_t>> seen_;
 };
 
+// Under -r nvlink keeps the parameter symbols (_param) of a kernel copy that
+// lost, pointing into the winner's parameter bank, where they were in the
+// copy's own, in its input's symbol order (sm_75-sm_89, where the banks of
+// lost copies are kept: every -r link of a matrix of weak template kernels
+// with a losing copy; the copies' banks have the same layout).
+bool isParameterBank(const InputSection *s) {
+    return s && s->kind == SectionKind::ConstantEntry && s->bank == 0 && s->owner &&
+           s->owner->isEntry();
+}
+
+void keepLosingKernelsParameters(Context &ctx) {
+    std::unordered_map<const Symbol *, OutputSection *> winnerBank;
+    for (auto &file : ctx.files)
+        for (const InputSection *s : file->sections)
+            if (isParameterBank(s) && s->isLive() && s->out)
+                winnerBank[s->owner] = s->out;
+    for (auto &file : ctx.files)
+        for (Symbol *sym : file->symbols) {
+            const InputSection *bank = sym ? sym->section : nullptr;
+            if (!bank || !sym->isLocal || sym->isSectionSymbol || !isParameterBank(bank) ||
+                bank->file != file.get() || !bank->text || !bank->text->lostToEarlier)
+                continue;
+            if (auto it = winnerBank.find(bank->owner); it != winnerBank.end())
+                sym->outSection = it->second;
+        }
+}
+
 } // namespace
 
 bool isDeviceFunctionConstants(const Context &ctx, const InputSection &s) {
@@ -385,8 +395,13 @@ void keepLostCopyBanks(Context &ctx) {
 }
 
 void placeFunctionBanks(Context &ctx) {
-    if (ctx.opts.relocatable)
-        return; // a later link places them
+    if (ctx.opts.relocatable) {
+        // A later link places them; the losing kernels' parameter symbols
+        // stay where the kept banks of lost copies do.
+        if (!ctx.target.lostCopyBanksDropped())
+            keepLosingKernelsParameters(ctx);
+        return;
+    }
     FunctionBankLayout(ctx).run();
 }
 

@@ -318,7 +318,8 @@ private:
         if (!s.isLocal && isLinkerProvided(s.name))
             return ctx_.opts.relocatable ||
                    (isReservedSmem(s) && ctx_.target.reservedSharedMemory());
-        if (s.defined && s.section && (!s.section->isLive() || !s.section->out))
+        if (s.defined && s.section && !s.outSection &&
+            (!s.section->isLive() || !s.section->out))
             return false;
         // The symbols of a kept bank of a weak copy that lost go with the
         // copy (nvlink 13.0 -r, sm_75-sm_89).

@@ -44,7 +44,4 @@ foreach(arch sm_75 sm_89)
   expect_refusal(sm70 118-weak-lost-banks-relocatable ${arch}
     "culd error : small.cubin: 'pick(int)' replaces a weak copy with a constant bank by one without: nvlink 13.0 fails such a relocatable link on ${arch} (Internal error: reference to deleted section)"
     -r banked.cubin small.cubin)
-  expect_refusal(sm70 121-weak-kernel-lost-banks ${arch}
-    "culd error : b.cubin: kernel 'void scale<float>(float *, float)', a weak copy that lost to an earlier definition: in a relocatable link on ${arch} nvlink keeps its parameter symbols in the winner's parameter bank, which culd does not model"
-    -r a.cubin b.cubin)
 endforeach()

@@ -270,7 +270,6 @@ private:
     struct History {
         Opened opened = Opened::No;
         std::vector<InputSection *> kept;
-        const InputSection *replacedBank = nullptr; // the last one emptied out
     };
 
     void replay(Symbol &f, uint32_t bank) {
@@ -291,9 +290,6 @@ private:
         if (won && code.replacedCopy) {
             if (h.opened == Opened::ByLoser && !h.kept.empty())
                 refuse(f, *h.kept.front(), "a later definition replaces the one it lost to");
-            for (InputSection *b : banks_[code.replacedCopy])
-                if (b->bank == bank)
-                    h.replacedBank = b;
             h.kept.clear();
         }
         for (InputSection *b : banks_[&code]) {
@@ -318,17 +314,8 @@ private:
                              "nvlink 13.0 fails such a relocatable link on " +
                              ctx_.target.name() +
                              " (Internal error: reference to deleted section)");
-        // nvlink keeps a replaced copy's bank symbols at their input values,
-        // past the end of the bank that stays (_Z4picki.const_opt.8.16 in an
-        // 8-byte bank).
-        if (h.replacedBank)
-            throw FatalError(h.replacedBank->file->name() + ": section '" +
-                             std::string(h.replacedBank->name()) +
-                             "', the constant bank of a weak copy of '" +
-                             demangleForMessage(f.name) +
-                             "' that a later definition replaced: nvlink keeps its symbols in a "
-                             "relocatable link on " + ctx_.target.name() +
-                             ", pointing into the bank that stays, which culd does not model");
+        // A replaced copy's bank symbols stay, pointing into the bank that
+        // stays (keepDroppedCopiesBankSymbols).
     }
 
     void keep(Symbol &f, InputSection &bank, bool alone) {
@@ -355,29 +342,29 @@ private:
     std::set<std::pair<Symbol *, uint32_t>> seen_;
 };
 
-// Under -r nvlink keeps the parameter symbols (_param) of a kernel copy that
-// lost, pointing into the winner's parameter bank, where they were in the
-// copy's own, in its input's symbol order (sm_75-sm_89, where the banks of
-// lost copies are kept: every -r link of a matrix of weak template kernels
-// with a losing copy; the copies' banks have the same layout).
-bool isParameterBank(const InputSection *s) {
-    return s && s->kind == SectionKind::ConstantEntry && s->bank == 0 && s->owner &&
-           s->owner->isEntry();
-}
-
-void keepLosingKernelsParameters(Context &ctx) {
-    std::unordered_map<const Symbol *, OutputSection *> winnerBank;
+// Under -r, where the banks of lost copies are kept (sm_75-sm_89), the
+// symbols of a copy's bank that does not reach the output stay, at their
+// input values and in their input's symbol order, pointing into the bank of
+// the same function and number that does: a weak kernel copy that lost
+// keeps its `_param` in the winner's parameter bank (every -r link of a
+// matrix of weak template kernels with a losing copy; corpus 145), a
+// replaced copy of a function its `const_opt` symbols, past the end of the
+// bank that stays (_Z4picki.const_opt.8.16 in an 8-byte bank; corpus 146).
+void keepDroppedCopiesBankSymbols(Context &ctx) {
+    std::map<std::pair<const Symbol *, uint32_t>, OutputSection *> placed;
     for (auto &file : ctx.files)
         for (const InputSection *s : file->sections)
-            if (isParameterBank(s) && s->isLive() && s->out)
-                winnerBank[s->owner] = s->out;
+            if (s && s->kind == SectionKind::ConstantEntry && s->owner && s->isLive() && s->out)
+                placed.emplace(std::make_pair(s->owner, s->bank), s->out);
     for (auto &file : ctx.files)
         for (Symbol *sym : file->symbols) {
             const InputSection *bank = sym ? sym->section : nullptr;
-            if (!bank || !sym->isLocal || sym->isSectionSymbol || !isParameterBank(bank) ||
-                bank->file != file.get() || !bank->text || !bank->text->lostToEarlier)
+            if (!bank || !sym->isLocal || sym->isSectionSymbol ||
+                bank->kind != SectionKind::ConstantEntry || !bank->owner || bank->out ||
+                bank->file != file.get() || !bank->text ||
+                !(bank->text->lostToEarlier || bank->text->replacedLater))
                 continue;
-            if (auto it = winnerBank.find(bank->owner); it != winnerBank.end())
+            if (auto it = placed.find({bank->owner, bank->bank}); it != placed.end())
                 sym->outSection = it->second;
         }
 }
@@ -396,10 +383,10 @@ void keepLostCopyBanks(Context &ctx) {
 
 void placeFunctionBanks(Context &ctx) {
     if (ctx.opts.relocatable) {
-        // A later link places them; the losing kernels' parameter symbols
+        // A later link places them; the symbols of dropped copies' banks
         // stay where the kept banks of lost copies do.
         if (!ctx.target.lostCopyBanksDropped())
-            keepLosingKernelsParameters(ctx);
+            keepDroppedCopiesBankSymbols(ctx);
         return;
     }
     FunctionBankLayout(ctx).run();

@@ -38,9 +38,6 @@ foreach(arch sm_100 sm_120)
     weak.cubin strong.cubin)
 endforeach()
 foreach(arch sm_75 sm_89)
-  expect_refusal(sm70 116-weak-copies-lost-banks ${arch}
-    "culd error : c.cubin: section '.nv.constant2._Z4picki', the constant bank of a weak copy of 'pick(int)' that a later definition replaced: nvlink keeps its symbols in a relocatable link on ${arch}, pointing into the bank that stays, which culd does not model"
-    -r c.cubin a.cubin)
   expect_refusal(sm70 118-weak-lost-banks-relocatable ${arch}
     "culd error : small.cubin: 'pick(int)' replaces a weak copy with a constant bank by one without: nvlink 13.0 fails such a relocatable link on ${arch} (Internal error: reference to deleted section)"
     -r banked.cubin small.cubin)

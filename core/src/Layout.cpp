@@ -683,7 +683,7 @@ private:
 
     OutputSection *makeSharedSection(Symbol &kernel) {
         OutputSection *out = ctx_.makeOutput(".nv.shared." + std::string(kernel.name),
-                                             ctx_.opts.relocatable ? SHT_CUDA_SHARED : SHT_NOBITS,
+                                             madeSharedSectionType(ctx_),
                                              SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK);
         out->kind = SectionKind::SharedEntry;
         out->owner = &kernel;
@@ -723,13 +723,22 @@ void assignDataValues(Context &ctx) {
     // sm_89, sm_90). A variable still undefined reads -1 there (nvlink
     // 13.0, sm_75-sm_121: extern __device__ and __constant__ alike;
     // reportUndefined refuses the targets where that is not measured).
+    // The device runtime's .nv.ptx.const0.size stays there too, as a CUDA
+    // object holding the size its references are patched with (-1 without
+    // __constant__ data, as an undefined variable; sm_89-sm_120).
     bool relocatable = ctx.opts.relocatable;
     bool minusOne = relocatable && ctx.target.undefinedDataMinusOne();
-    auto assign = [relocatable, minusOne](Symbol *s) {
+    uint64_t const0 = ptxConst0Size(ctx);
+    auto assign = [relocatable, minusOne, const0](Symbol *s) {
         if (!s || (isSharedSection(s->section) && !relocatable))
             return;
         if (minusOne && isUndefinedVariable(*s)) {
             s->finalValue = UINT64_MAX;
+            return;
+        }
+        if (relocatable && isPtxConst0Size(*s)) {
+            s->finalValue = const0 == 0xFFFFFFFFu ? UINT64_MAX : const0;
+            s->type = STT_CUDA_OBJECT;
             return;
         }
         bool placed = s->section && s->section->out && !isSharedSection(s->section);
@@ -744,6 +753,13 @@ void assignDataValues(Context &ctx) {
 }
 
 } // namespace
+
+uint64_t ptxConst0Size(const Context &ctx) {
+    for (const OutputSection *out : ctx.outputs)
+        if (out->kind == SectionKind::ConstantBank && out->bank == ctx.target.userConstantBank())
+            return out->size;
+    return 0xFFFFFFFFu;
+}
 
 namespace {
 

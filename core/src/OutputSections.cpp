@@ -91,8 +91,7 @@ public:
         OutputSection *&slot = byName_[".nv_debug.shared"];
         if (slot)
             return;
-        slot = ctx_.makeOutput(".nv_debug.shared",
-                               ctx_.opts.relocatable ? SHT_CUDA_SHARED : SHT_NOBITS,
+        slot = ctx_.makeOutput(".nv_debug.shared", madeSharedSectionType(ctx_),
                                SHF_WRITE | SHF_ALLOC);
         slot->kind = SectionKind::SharedGlobal;
         slot->addralign = 16;
@@ -217,6 +216,10 @@ void dropLosingReservedCopies(Context &ctx) {
             if (s->shadow)
                 s->shadow->live = false;
         }
+}
+
+uint32_t madeSharedSectionType(const Context &ctx) {
+    return ctx.opts.relocatable ? SHT_CUDA_SHARED : SHT_NOBITS;
 }
 
 void createOutputSections(Context &ctx) {

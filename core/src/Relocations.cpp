@@ -56,19 +56,6 @@ bool insideSupersededData(const InputSection &s, uint64_t offset) {
     return it != ranges.begin() && offset < std::prev(it)->second;
 }
 
-// libcudadevrt (__cudaCDP2MemcpyAsync, __cudaCDP2MemsetAsync) reads the size
-// of PTX's constant bank 0 -- the module's __constant__ data -- from this
-// undefined local. nvlink patches the final size of the user constant bank
-// in at link time (-r too), or 0xffffffff when the link has no such data.
-constexpr std::string_view kPtxConst0Size = ".nv.ptx.const0.size";
-
-uint64_t ptxConst0Size(const Context &ctx) {
-    for (const OutputSection *out : ctx.outputs)
-        if (out->kind == SectionKind::ConstantBank && out->bank == ctx.target.userConstantBank())
-            return out->size;
-    return 0xFFFFFFFFu;
-}
-
 bool resolvedAtLinkTime(culd_target_kind k) {
     return k == CULD_TARGET_SHARED || k == CULD_TARGET_CONSTANT || k == CULD_TARGET_LOCAL ||
            k == CULD_TARGET_OTHER;
@@ -169,17 +156,14 @@ private:
                 keep(target, offset, *desc, *sym, r.addend, rela, false);
             return;
         }
-        if (!sym->defined && sym->name == kPtxConst0Size) {
-            // Under -r the symbol stays, holding the size too, as a CUDA
-            // object (-1 without constant data, as an undefined variable),
-            // and a capsule keeps its bytes (dynamic-parallelism programs,
-            // sm_89-sm_120; a final link writes the size there too).
-            if (ctx_.opts.relocatable) {
-                sym->finalValue = ptxConst0Size_ == 0xFFFFFFFFu ? UINT64_MAX : ptxConst0Size_;
-                sym->type = STT_CUDA_OBJECT;
-                if (target.mercuryKind == CULD_MERC_CODE)
-                    return;
-            }
+        // libcudadevrt (__cudaCDP2MemcpyAsync, __cudaCDP2MemsetAsync) reads
+        // the size of PTX's constant bank 0 from this undefined local:
+        // nvlink patches it in (-r too, where a capsule keeps its bytes:
+        // dynamic-parallelism programs, sm_89-sm_120; a final link writes
+        // it there too).
+        if (isPtxConst0Size(*sym)) {
+            if (ctx_.opts.relocatable && target.mercuryKind == CULD_MERC_CODE)
+                return;
             record(*target.out, offset, *desc, *sym, CULD_TARGET_OTHER, r.addend, !rela, nullptr,
                    ptxConst0Size_);
             return;

@@ -69,6 +69,10 @@ bool isReservedSharedSymbol(std::string_view name) {
     return name.rfind(".nv.reservedSmem.", 0) == 0;
 }
 
+bool isPtxConst0Size(const Symbol &s) {
+    return !s.defined && s.name == ".nv.ptx.const0.size";
+}
+
 bool isUndefinedVariable(const Symbol &s) {
     return !s.defined && !s.isLocal && !s.isSectionSymbol && !s.isFunction() &&
            (s.type == STT_OBJECT || s.type == STT_CUDA_OBJECT) && !isLinkerProvided(s.name) &&

@@ -432,11 +432,9 @@ bool firstUses(const std::vector<Insn> &code,
         }
         uint32_t op = opcode9(code[k]);
         std::optional<Operands> ops;
-        if (op == kExit && guard(code[k]) == kAlways)
-            stop = k;
-        else if (op == kExit)
+        if (isConditionalExit(code[k]))
             conditionalExit = k;
-        else if (isControlClass(op) && !fallsThroughOnly(op))
+        else if (op == kExit || (isControlClass(op) && !fallsThroughOnly(op)))
             stop = k;
         else if (!(ops = decodeOperands(code[k])))
             stop = k;

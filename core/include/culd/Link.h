@@ -74,9 +74,15 @@ void clearRepeatedRegisterRanges(Context &ctx); // DebugRegisters.cpp (the same 
 // Which constant banks of weak copies that lost stay (sm_75-sm_89).
 void keepLostCopyBanks(Context &ctx);      // FunctionBanks.cpp
 void createOutputSections(Context &ctx);   // OutputSections.cpp
+// The type of a shared-memory section the linker makes: SHT_NOBITS in an
+// executable, the CUDA type in a relocatable cubin (OutputSections.cpp).
+uint32_t madeSharedSectionType(const Context &ctx);
 void checkRegisterLimits(Context &ctx);    // RegisterLimits.cpp
 void placeFunctionBanks(Context &ctx);     // FunctionBanks.cpp
 void layoutMemory(Context &ctx);           // Layout.cpp
+// The size of the user constant bank as laid out, 0xffffffff without one
+// (what .nv.ptx.const0.size stands for; Layout.cpp).
+uint64_t ptxConst0Size(const Context &ctx);
 void createMercurySections(Context &ctx);  // MercurySet.cpp (sm_100+ shadow set)
 void pairMercurySections(Context &ctx, ObjectFile &file); // MercurySet.cpp (read time)
 // Part of layoutMemory: the .nv.shared.reserved.<x> variables.

@@ -131,6 +131,10 @@ bool isDeviceSyscall(std::string_view name);
 bool isLinkerProvided(std::string_view name);
 // The linker's symbols for the reserved shared memory (.nv.reservedSmem.*).
 bool isReservedSharedSymbol(std::string_view name);
+// libcudadevrt's undefined local `.nv.ptx.const0.size`: the size of PTX's
+// constant bank 0 (the module's __constant__ data), which the linker writes
+// (Relocations.cpp; under -r its value too, assignDataValues).
+bool isPtxConst0Size(const Symbol &s);
 // A variable (extern __device__ or __constant__) no input defines; the
 // linker's own names and extern __shared__ arrays are not.
 bool isUndefinedVariable(const Symbol &s);

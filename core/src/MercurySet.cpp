@@ -75,12 +75,17 @@ public:
     Pairing(Context &ctx, ObjectFile &file) : ctx_(ctx), file_(file) {
         for (InputSection *s : file.sections)
             if (s && s->kind != SectionKind::Mercury)
-                sassByName_.emplace(s->name(), s);
+                sassByName_[s->name()].push_back(s);
     }
 
     void run() {
+        // Capsules first: the other per-function sections find their
+        // function through them (twinNamed).
         for (InputSection *s : file_.sections)
-            if (s && s->kind == SectionKind::Mercury)
+            if (s && s->kind == SectionKind::Mercury && s->mercuryKind == CULD_MERC_CODE)
+                pair(*s);
+        for (InputSection *s : file_.sections)
+            if (s && s->kind == SectionKind::Mercury && s->mercuryKind != CULD_MERC_CODE)
                 pair(*s);
         if (!file_.mercurySymtab && hasShadows_)
             refuse(file_, "", "Mercury sections without a Mercury symbol table");
@@ -103,12 +108,44 @@ private:
             return follow(s, aliasTwin(file_, s));
         case CULD_MERC_FUNCTION_BANK:
             return follow(s, functionBankTwin(s));
-        default: {
-            std::string_view twinName = ctx_.target.mercuryTwinName(s.name());
-            auto it = twinName.empty() ? sassByName_.end() : sassByName_.find(twinName);
-            return follow(s, it == sassByName_.end() ? nullptr : it->second);
+        default:
+            return follow(s, twinNamed(ctx_.target.mercuryTwinName(s.name()), s));
         }
+    }
+
+    // The SASS section of that name. An -r output of several units holds a
+    // unit-static function of each (the math library's
+    // __internal_trig_reduction_slowpathd) and so several sections of one
+    // name: the twin is then the one of the Mercury section's function.
+    InputSection *twinNamed(std::string_view name, const InputSection &s) const {
+        auto it = name.empty() ? sassByName_.end() : sassByName_.find(name);
+        if (it == sassByName_.end())
+            return nullptr;
+        if (it->second.size() == 1)
+            return it->second.front();
+        const InputSection *text = functionCode(s);
+        for (InputSection *candidate : it->second)
+            if (text && candidate->text == text)
+                return candidate;
+        return nullptr;
+    }
+
+    // The .text of a Mercury section's function: a capsule names the
+    // function's symbol (sh_info), its other sections the capsule.
+    const InputSection *functionCode(const InputSection &s) const {
+        uint32_t info = s.header->infoIndex();
+        if (s.mercuryKind == CULD_MERC_CODE) {
+            const std::vector<ElfSymbol> &symbols = file_.elf().symbols();
+            return info < symbols.size() ? sectionAt(symbols[info].shndx) : nullptr;
         }
+        const InputSection *target = sectionAt(info);
+        if (target && target->kind == SectionKind::Mercury)
+            return target->twin;
+        return target ? target->text : nullptr;
+    }
+
+    const InputSection *sectionAt(uint32_t index) const {
+        return index < file_.sections.size() ? file_.sections[index] : nullptr;
     }
 
     // A function's compiler constants: the twin is the function's bank of
@@ -119,8 +156,7 @@ private:
         if (function.empty() || bank == 0)
             return nullptr;
         std::string twinName = ".nv.constant" + std::to_string(bank) + "." + std::string(function);
-        auto it = sassByName_.find(twinName);
-        return it == sassByName_.end() ? nullptr : it->second;
+        return twinNamed(twinName, s);
     }
 
     // A Mercury section takes its twin's function, so it is live exactly
@@ -150,9 +186,71 @@ private:
 
     Context &ctx_;
     ObjectFile &file_;
-    std::unordered_map<std::string_view, InputSection *> sassByName_;
+    std::unordered_map<std::string_view, std::vector<InputSection *>> sassByName_;
     bool hasShadows_ = false;
 };
+
+// The relocation section patching `patched`, null where it has none.
+using RelocList = std::vector<std::pair<const ElfSection *, InputSection *>>;
+const ElfSection **relocationsOf(RelocList &list, const InputSection *patched) {
+    for (auto &[header, target] : list)
+        if (target == patched)
+            return &header;
+    return nullptr;
+}
+
+// Whether two relocation sections patch the same places the same way, each
+// naming a symbol of the same name and type.
+bool sameButForSymbols(const ObjectFile &file, const ElfSection &a, const ElfSection &b) {
+    std::vector<ElfReloc> ra = file.elf().relocations(a), rb = file.elf().relocations(b);
+    const std::vector<ElfSymbol> &symbols = file.elf().symbols();
+    auto sameSymbol = [&](uint32_t i, uint32_t j) {
+        return i < symbols.size() && j < symbols.size() && symbols[i].name == symbols[j].name &&
+               symbols[i].type() == symbols[j].type();
+    };
+    if (ra.size() != rb.size())
+        return false;
+    for (size_t i = 0; i < ra.size(); ++i)
+        if (ra[i].offset != rb[i].offset || ra[i].type != rb[i].type ||
+            ra[i].addend != rb[i].addend || !sameSymbol(ra[i].symbol, rb[i].symbol))
+            return false;
+    return true;
+}
+
+// Gives `copy` the relocations of `first` in one of the two sets.
+void useFirstCopys(const ObjectFile &file, RelocList &list, const InputSection &first,
+                   const InputSection &copy) {
+    const ElfSection **mine = relocationsOf(list, &copy);
+    const ElfSection **theirs = relocationsOf(list, &first);
+    if (!mine && !theirs)
+        return;
+    if (!mine || !theirs || !sameButForSymbols(file, **mine, **theirs))
+        throw FatalError(file.name() + ": function '" + functionName(copy) +
+                         "' is defined more than once with different relocations; nvlink "
+                         "would patch every copy with the first one's, so culd refuses it");
+    *mine = *theirs;
+}
+
+// nvlink finds a function's relocations by the function's name. An input
+// holding several local functions of one name (an -r output of units that
+// each carry the math library's __internal_trig_reduction_slowpathd) thus
+// has every copy patched with the first copy's relocations, SASS and
+// Mercury, naming the first copy's symbols: all copies of that function
+// read the first unit's __cudart_i2opi_d (measured, sm_100 and sm_120, final
+// and -r links; sm_89 keeps each copy's own). Where the copies' relocations
+// differ nvlink's output patches the wrong instructions: refused.
+void patchCopiesAsTheFirst(ObjectFile &file) {
+    std::unordered_map<std::string_view, const InputSection *> firstOfName;
+    for (InputSection *s : file.sections) {
+        if (!s || s->kind != SectionKind::Text || !s->shadow)
+            continue;
+        auto [it, isFirst] = firstOfName.emplace(s->name(), s);
+        if (isFirst)
+            continue;
+        useFirstCopys(file, file.relocSections, *it->second, *s);
+        useFirstCopys(file, file.mercuryRelocSections, *it->second->shadow, *s->shadow);
+    }
+}
 
 } // namespace
 
@@ -160,6 +258,7 @@ void pairMercurySections(Context &ctx, ObjectFile &file) {
     if (!ctx.target.linksMercurySet())
         return;
     Pairing(ctx, file).run();
+    patchCopiesAsTheFirst(file);
 }
 
 namespace {

@@ -67,127 +67,39 @@ uint64_t linkedAtOrAfter(const InputSection &text, uint64_t inputOffset) {
     return text.linkedSize();
 }
 
-// An unsigned LEB128 at `at` (advanced past it), or nullopt when it runs to
-// `end` or past 64 bits.
-std::optional<uint64_t> readUleb(const uint8_t *p, uint64_t &at, uint64_t end) {
-    uint64_t value = 0;
-    for (unsigned shift = 0; at < end && shift < 64; shift += 7) {
-        uint8_t b = p[at++];
-        value |= uint64_t(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return value;
-    }
-    return std::nullopt;
-}
-
 // CUDA code addresses are 8 bytes, in 32- and 64-bit DWARF alike.
 constexpr uint64_t kAddressSize = 8;
 
-// The DWARF call-frame program of one frame entry, walked to move its
-// location advances (DWARF 4 §6.4.2; the opcodes ptxas emits and the other
-// standard ones whose operands are plain LEB128s).
-class FrameProgram {
-public:
-    FrameProgram(const InputSection &frame, const InputSection &text, uint64_t codeAlign,
-                 std::string where)
-        : bytes_(frame.bytes()), text_(text), codeAlign_(codeAlign), where_(std::move(where)) {}
-
-    void move(uint64_t begin, uint64_t end, std::vector<FieldPatch> &patches) {
-        at_ = begin;
-        uint64_t location = 0, linked = 0;
-        while (at_ < end) {
-            uint64_t opAt = at_;
-            uint8_t op = byte(end);
-            unsigned width = 0;
-            uint64_t delta = 0;
-            if ((op & 0xc0) == 0x40) { // DW_CFA_advance_loc: delta in the opcode
-                delta = op & 0x3f;
-                width = 0;
-            } else if (op >= 0x02 && op <= 0x04) { // advance_loc1/2/4
-                width = op == 0x02 ? 1 : op == 0x03 ? 2 : 4;
-                if (end - at_ < width)
-                    throw fail("runs past its entry");
-                delta = readLittle(bytes_.data + at_, width);
-                at_ += width;
-            } else {
-                skipOperands(op, end);
-                continue;
-            }
-            location += delta * codeAlign_;
-            uint64_t moved = linkedAtOrAfter(text_, location);
-            if ((moved - linked) % codeAlign_ != 0)
-                throw fail("moves a location advance off the code alignment");
-            uint64_t newDelta = (moved - linked) / codeAlign_;
-            if (width == 0 ? newDelta > 0x3f : width < 8 && newDelta >> (8 * width) != 0)
-                throw fail("needs a wider location advance");
-            if (newDelta != delta) {
-                if (width == 0)
-                    patches.push_back({opAt, uint64_t(0x40 | newDelta), 1});
-                else
-                    patches.push_back({opAt + 1, newDelta, static_cast<uint8_t>(width)});
-            }
-            linked = moved;
+// Moves the location advances of one frame entry's call-frame program so
+// that each reaches what it reached before in the rewritten code.
+void moveAdvances(const InputSection &frame, const InputSection &text, uint64_t codeAlign,
+                  uint64_t begin, uint64_t end, const std::string &where,
+                  std::vector<FieldPatch> &patches) {
+    uint64_t location = 0, linked = 0;
+    for (const FrameInstruction &insn : parseFrameProgram(frame.bytes(), begin, end, where)) {
+        if (!insn.advance)
+            continue;
+        auto fail = [&](const std::string &why) {
+            return FatalError(where + ": the call-frame program at offset " + hex(insn.begin) +
+                              " " + why);
+        };
+        location += insn.delta * codeAlign;
+        uint64_t moved = linkedAtOrAfter(text, location);
+        if ((moved - linked) % codeAlign != 0)
+            throw fail("moves a location advance off the code alignment");
+        uint64_t newDelta = (moved - linked) / codeAlign;
+        if (insn.width == 0 ? newDelta > 0x3f
+                            : insn.width < 8 && newDelta >> (8 * insn.width) != 0)
+            throw fail("needs a wider location advance");
+        if (newDelta != insn.delta) {
+            if (insn.width == 0)
+                patches.push_back({insn.begin, uint64_t(0x40 | newDelta), 1});
+            else
+                patches.push_back({insn.begin + 1, newDelta, static_cast<uint8_t>(insn.width)});
         }
+        linked = moved;
     }
-
-private:
-    FatalError fail(const std::string &why) const {
-        return FatalError(where_ + ": the call-frame program at offset " + hex(at_) + " " + why);
-    }
-    uint8_t byte(uint64_t end) {
-        if (at_ >= end)
-            throw fail("runs past its entry");
-        return bytes_.data[at_++];
-    }
-    uint64_t leb(uint64_t end) {
-        std::optional<uint64_t> value = readUleb(bytes_.data, at_, end);
-        if (!value)
-            throw fail("runs past its entry");
-        return *value;
-    }
-    void block(uint64_t end) {
-        uint64_t length = leb(end);
-        if (length > end - at_)
-            throw fail("runs past its entry");
-        at_ += length;
-    }
-    void skipOperands(uint8_t op, uint64_t end) {
-        switch (op & 0xc0) {
-        case 0x80: // DW_CFA_offset: register in the opcode, ULEB offset
-            leb(end);
-            return;
-        case 0xc0: // DW_CFA_restore
-            return;
-        default:
-            break;
-        }
-        switch (op) {
-        case 0x00: case 0x0a: case 0x0b: // nop, remember_state, restore_state
-            return;
-        case 0x06: case 0x07: case 0x08: case 0x0d: case 0x0e: case 0x13:
-            leb(end); // one LEB128
-            return;
-        case 0x05: case 0x09: case 0x0c: case 0x11: case 0x12: case 0x14: case 0x15:
-            leb(end);
-            leb(end); // two
-            return;
-        case 0x0f: // def_cfa_expression
-            return block(end);
-        case 0x10: case 0x16: // expression, val_expression
-            leb(end);
-            return block(end);
-        default:
-            at_ -= 1;
-            throw fail("holds opcode " + hex(op) + ", which culd does not move");
-        }
-    }
-
-    ByteView bytes_;
-    const InputSection &text_;
-    uint64_t codeAlign_;
-    std::string where_;
-    uint64_t at_ = 0;
-};
+}
 
 class CodeRewriter {
 public:
@@ -301,7 +213,7 @@ private:
         uint64_t codeAlign = 0;
         for (const FrameEntry &e : entries) {
             if (e.isCie) {
-                codeAlign = cieCodeAlignment(*frame, e, where);
+                codeAlign = cieCodeAlignment(frame->bytes(), e, where);
                 continue;
             }
             auto it = codeAt.find(e.locationField);
@@ -316,33 +228,10 @@ private:
                 throw refusal(text, "its frame entry at offset " + hex(e.begin) +
                                         " does not cover exactly its code");
             frame->patches.push_back({rangeField, text.linkedSize(), kAddressSize});
-            FrameProgram(*frame, text, codeAlign, where).move(programBegin, e.end, frame->patches);
+            moveAdvances(*frame, text, codeAlign, programBegin, e.end, where, frame->patches);
         }
         std::sort(frame->patches.begin(), frame->patches.end(),
                   [](const FieldPatch &a, const FieldPatch &b) { return a.offset < b.offset; });
-    }
-
-    // A CIE's code alignment factor: after its id, version and (empty)
-    // augmentation; DWARF 4 puts address and segment sizes first.
-    static uint64_t cieCodeAlignment(const InputSection &frame, const FrameEntry &cie,
-                                     const std::string &where) {
-        const uint8_t *p = frame.bytes().data;
-        uint64_t at = cie.begin + (cie.offsetWidth == 8 ? 12 : 4) + cie.offsetWidth;
-        auto fail = [&] {
-            return FatalError(where + ": the CIE at offset " + hex(cie.begin) +
-                              " is not one culd can read");
-        };
-        if (at + 2 > cie.end)
-            throw fail();
-        uint8_t version = p[at++];
-        if (p[at++] != 0) // augmentation ""
-            throw fail();
-        if (version >= 4)
-            at += 2;
-        std::optional<uint64_t> codeAlign = readUleb(p, at, cie.end);
-        if (!codeAlign)
-            throw fail();
-        return *codeAlign;
     }
 
     Context &ctx_;

@@ -13,8 +13,8 @@
 //    strong, or a later weak copy with fewer registers): the replaced
 //    copy's FDE keeps its place and header but carries the winner's body
 //    (address range and instructions) -- where the two copies' programs
-//    agree; elsewhere nvlink rebuilds it through the Mercury code and
-//    culd refuses --, and the winner's own entry is
+//    differ, with the copy's rows that land on the winner's Mercury code
+//    added (rowsThroughWinner) --, and the winner's own entry is
 //    rebuilt from its Mercury frame: the Mercury CIE verbatim instead of
 //    its CIE, and an FDE of the location, the Mercury address range and
 //    four zero bytes (docs/nvlink-findings.md, "Blackwell"); unless the
@@ -78,6 +78,112 @@ std::vector<FrameEntry> parseFrameEntries(ByteView bytes, const std::string &whe
         at = e.end;
     }
     return entries;
+}
+
+namespace {
+
+// Walks one call-frame program instruction by instruction.
+class ProgramReader {
+public:
+    ProgramReader(ByteView bytes, uint64_t begin, uint64_t end, const std::string &where)
+        : bytes_(bytes), at_(begin), end_(end), where_(where) {}
+
+    std::vector<FrameInstruction> read() {
+        std::vector<FrameInstruction> program;
+        while (at_ < end_) {
+            FrameInstruction insn;
+            insn.begin = at_;
+            uint8_t op = bytes_.data[at_++];
+            if ((op & 0xc0) == 0x40) { // DW_CFA_advance_loc: delta in the opcode
+                insn.advance = true;
+                insn.delta = op & 0x3f;
+            } else if (op >= 0x02 && op <= 0x04) { // advance_loc1/2/4
+                insn.advance = true;
+                insn.width = op == 0x02 ? 1 : op == 0x03 ? 2 : 4;
+                if (end_ - at_ < insn.width)
+                    throw fail();
+                insn.delta = readLittle(bytes_.data + at_, insn.width);
+                at_ += insn.width;
+            } else {
+                skipOperands(op);
+            }
+            insn.end = at_;
+            program.push_back(insn);
+        }
+        return program;
+    }
+
+private:
+    FatalError fail(const std::string &why = "runs past its entry") const {
+        return FatalError(where_ + ": the call-frame program at offset " + hex(at_) + " " + why);
+    }
+    void leb() {
+        if (!readUleb(bytes_.data, at_, end_))
+            throw fail();
+    }
+    void block() {
+        std::optional<uint64_t> length = readUleb(bytes_.data, at_, end_);
+        if (!length || *length > end_ - at_)
+            throw fail();
+        at_ += *length;
+    }
+    void skipOperands(uint8_t op) {
+        switch (op & 0xc0) {
+        case 0x80: // DW_CFA_offset: register in the opcode, ULEB offset
+            return leb();
+        case 0xc0: // DW_CFA_restore
+            return;
+        default:
+            break;
+        }
+        switch (op) {
+        case 0x00: case 0x0a: case 0x0b: // nop, remember_state, restore_state
+            return;
+        case 0x06: case 0x07: case 0x08: case 0x0d: case 0x0e: case 0x13:
+            return leb(); // one LEB128
+        case 0x05: case 0x09: case 0x0c: case 0x11: case 0x12: case 0x14: case 0x15:
+            leb();
+            return leb(); // two
+        case 0x0f: // def_cfa_expression
+            return block();
+        case 0x10: case 0x16: // expression, val_expression
+            leb();
+            return block();
+        default:
+            at_ -= 1;
+            throw fail("holds opcode " + hex(op) + ", which culd does not read");
+        }
+    }
+
+    ByteView bytes_;
+    uint64_t at_, end_;
+    const std::string &where_;
+};
+
+} // namespace
+
+std::vector<FrameInstruction> parseFrameProgram(ByteView bytes, uint64_t begin, uint64_t end,
+                                                const std::string &where) {
+    return ProgramReader(bytes, begin, end, where).read();
+}
+
+uint64_t cieCodeAlignment(ByteView bytes, const FrameEntry &cie, const std::string &where) {
+    uint64_t at = cie.begin + (cie.offsetWidth == 8 ? 12 : 4) + cie.offsetWidth;
+    auto fail = [&] {
+        return FatalError(where + ": the CIE at offset " + hex(cie.begin) +
+                          " is not one culd can read");
+    };
+    if (at + 2 > cie.end)
+        throw fail();
+    uint8_t version = bytes.data[at++];
+    if (bytes.data[at++] != 0) // augmentation ""
+        throw fail();
+    if (version >= 4)
+        at += 2;
+    std::optional<uint64_t> codeAlign = readUleb(bytes.data, at, cie.end);
+    if (!codeAlign)
+        throw fail();
+    return *codeAlign;
 }
 
 std::unordered_map<uint64_t, uint32_t> functionsByRelocatedOffset(const ObjectFile &file,
@@ -188,6 +294,19 @@ public:
     }
 
 private:
+    // A replacing definition: its file, symbol, frame section and entry.
+    struct Winner {
+        const ObjectFile *file;
+        uint32_t symbolIndex;
+        const InputSection *frame;
+        FrameEntry entry;
+    };
+    // A function's FDE in its file's Mercury frame, and the CIE before it.
+    struct MercuryEntry {
+        const InputSection *frame = nullptr;
+        const FrameEntry *fde = nullptr, *cie = nullptr;
+    };
+
     void layOut(ObjectFile &file, InputSection &frame) {
         const std::string where = file.name() + ": section '.debug_frame'";
         auto relocs = relocsOf_.find(&frame);
@@ -282,13 +401,10 @@ private:
     }
 
     // The replaced copy's entry: its own header (length, CIE pointer,
-    // location), then the winner's address range and instructions. That is
-    // what nvlink writes only where the two copies' call-frame programs
-    // agree: otherwise it maps the replaced copy's rows through the
-    // winner's Mercury code (a weak copy whose return is 6 instructions in
-    // keeps a row there inside a winner's 7-instruction program; one whose
-    // return is 4 instructions in does not, and a winner shorter than the
-    // copy can gain a row past its own return), which culd cannot see.
+    // location), then the winner's address range and call-frame program.
+    // Where the two copies' programs differ, nvlink maps the copy's Mercury
+    // rows through the winner's Mercury code and adds those that land where
+    // a Mercury instruction starts to that program (rowsThroughWinner).
     std::vector<uint8_t> withWinnersBody(const InputSection &frame, const FrameEntry &e,
                                          uint32_t symbolIndex, const ObjectFile &file,
                                          const std::string &where) {
@@ -300,19 +416,193 @@ private:
         const Winner &w = winner->second;
         requireWide(e, where);
         requireWide(w.entry, where);
-        const uint8_t *own = frame.bytes().data;
+        std::vector<uint8_t> out(frame.bytes().data + e.begin,
+                                 frame.bytes().data + e.locationField + kAddressSize);
         const uint8_t *theirs = w.frame->bytes().data;
-        if (!sameProgram(frame, e, *w.frame, w.entry) ||
-            !sameMercuryProgram(file, symbolIndex, *w.file, w.symbolIndex))
-            throw FatalError(where + ": the frame entry of '" + demangleForMessage(name) +
-                             "', a weak copy replaced by the definition in " + w.file->name() +
-                             ", has call-frame instructions other than the winner's; nvlink "
-                             "rebuilds it on " + ctx_.target.name() +
-                             " from the Mercury code, which culd does not model");
-        std::vector<uint8_t> out(own + e.begin, own + e.locationField + kAddressSize);
-        out.insert(out.end(), theirs + w.entry.locationField + kAddressSize, theirs + w.entry.end);
+        if (sameProgram(frame, e, *w.frame, w.entry) &&
+            sameMercuryProgram(file, symbolIndex, *w.file, w.symbolIndex)) {
+            out.insert(out.end(), theirs + w.entry.locationField + kAddressSize,
+                       theirs + w.entry.end);
+        } else {
+            Additions added = rowsThroughWinner(file, symbolIndex, w, where);
+            out.insert(out.end(), theirs + w.entry.locationField + kAddressSize,
+                       theirs + w.entry.locationField + 2 * kAddressSize);
+            appendWithRows(*w.frame, w.entry, winnersCodeAlignment(w, where), added, where, out);
+        }
         writeLittle(out.data() + 4, out.size() - kWideHeader, 8);
         return out;
+    }
+
+    // What a replaced copy's Mercury call-frame rows add to the winner's
+    // program: rules at location 0, and rows (advances without rules).
+    // nvlink 13.0 maps each row through the winner's Mercury code: one past
+    // its end or inside an instruction adds nothing, one where an
+    // instruction starts a row at that instruction's SASS, which the winner
+    // may have already; rules at 0 come first where the winner has none
+    // there (docs/nvlink-findings.md, "Blackwell"). culd knows the winner's
+    // Mercury code only at its end, a return (Target::codeTail), that the
+    // winner's last rows name in both sets: it maps rows from the return on
+    // and refuses a row before it, and rules it has not seen nvlink keep.
+    struct Additions {
+        std::vector<uint8_t> rulesAtStart;
+        std::vector<uint64_t> rows;
+    };
+    Additions rowsThroughWinner(const ObjectFile &file, uint32_t symbolIndex, const Winner &w,
+                                const std::string &where) {
+        const std::string name = demangleForMessage(std::string(file.symbols[symbolIndex]->name));
+        auto refuse = [&](const std::string &why) {
+            return FatalError(where + ": the frame entry of '" + name +
+                              "', a weak copy replaced by the definition in " + w.file->name() +
+                              ", has call-frame instructions other than the winner's; nvlink "
+                              "rebuilds it on " + ctx_.target.name() +
+                              " through the winner's Mercury code, " + why);
+        };
+        const InputSection *code = w.file->symbols[w.symbolIndex]->section;
+        MercuryEntry copy = mercuryEntry(file, symbolIndex);
+        MercuryEntry winner = mercuryEntry(*w.file, w.symbolIndex);
+        if (!code || code->isRewrittenCode() || !copy.fde || !winner.fde)
+            throw refuse("which culd does not model here");
+        std::optional<culd_code_tail> tail = ctx_.target.codeTail(code->bytes());
+        const uint64_t mercuryEnd = addressRange(*winner.frame, *winner.fde);
+        std::vector<Row> winnerRows = rowsOf(*w.frame, w.entry, winnersCodeAlignment(w, where),
+                                             where);
+        std::vector<Row> winnerMercuryRows =
+            rowsOf(*winner.frame, *winner.fde, mercuryCodeAlignment(winner, where), where);
+        if (!tail || tail->return_mercury_size > mercuryEnd || winnerRows.size() < 2 ||
+            winnerMercuryRows.size() < 2 || winnerRows.back().at != tail->return_offset ||
+            winnerMercuryRows.back().at != mercuryEnd - tail->return_mercury_size)
+            throw refuse("which culd models only where that code ends with the return its "
+                         "frame rows name");
+        const uint64_t returnAt = mercuryEnd - tail->return_mercury_size;
+        Additions added;
+        for (const Row &row : rowsOf(*copy.frame, *copy.fde, mercuryCodeAlignment(copy, where),
+                                     where)) {
+            if (row.at > mercuryEnd || (row.at > returnAt && row.at < mercuryEnd))
+                continue; // lands on no Mercury instruction's start
+            if (row.at == 0) {
+                const std::vector<uint8_t> &theirs = winnerRows.front().rules;
+                if (theirs.empty())
+                    added.rulesAtStart = row.rules;
+                else if (!row.rules.empty() && row.rules != theirs)
+                    throw refuse("and culd has not seen what nvlink does where both have "
+                                 "other rules at its start");
+                continue;
+            }
+            if (row.at < returnAt)
+                throw refuse("which culd models only from the winner's return on (the copy "
+                             "has a row at " + hex(row.at) + " of its Mercury code)");
+            if (!row.rules.empty())
+                throw refuse("and culd has not seen what nvlink does with the rules of a row "
+                             "it maps");
+            if (row.at == mercuryEnd)
+                added.rows.push_back(tail->padding_offset);
+        }
+        return added;
+    }
+
+    // A row of a call-frame program: the location an advance reaches (the
+    // first row, at 0, holds what comes before any advance) and the rules
+    // that follow it up to the next advance, DW_CFA_nop left out.
+    struct Row {
+        uint64_t at = 0;
+        std::vector<uint8_t> rules;
+    };
+    std::vector<Row> rowsOf(const InputSection &frame, const FrameEntry &e, uint64_t codeAlign,
+                            const std::string &where) {
+        std::vector<Row> rows{Row{}};
+        const uint8_t *bytes = frame.bytes().data;
+        uint64_t from = e.locationField + 2 * kAddressSize;
+        for (const FrameInstruction &insn : parseFrameProgram(frame.bytes(), from, e.end, where)) {
+            if (insn.advance)
+                rows.push_back({rows.back().at + insn.delta * codeAlign, {}});
+            else if (bytes[insn.begin] != kNop)
+                rows.back().rules.insert(rows.back().rules.end(), bytes + insn.begin,
+                                         bytes + insn.end);
+        }
+        return rows;
+    }
+
+    // The winner's program with the additions: the rules first, then
+    // advances to the rows (DW_CFA_advance_loc4, as ptxas writes them; an
+    // advance across one is split), padded with DW_CFA_nop to the next
+    // multiple of 8 bytes of the whole entry.
+    void appendWithRows(const InputSection &frame, const FrameEntry &e, uint64_t codeAlign,
+                        const Additions &added, const std::string &where,
+                        std::vector<uint8_t> &out) {
+        std::vector<uint64_t> rows = added.rows;
+        std::sort(rows.begin(), rows.end());
+        out.insert(out.end(), added.rulesAtStart.begin(), added.rulesAtStart.end());
+        const uint8_t *bytes = frame.bytes().data;
+        uint64_t location = 0;
+        size_t next = 0;
+        auto advanceTo = [&](uint64_t to) {
+            out.push_back(kAdvanceLoc4);
+            out.resize(out.size() + 4);
+            writeLittle(out.data() + out.size() - 4, (to - location) / codeAlign, 4);
+            location = to;
+        };
+        auto skipReached = [&] {
+            while (next < rows.size() && rows[next] <= location)
+                ++next;
+        };
+        uint64_t from = e.locationField + 2 * kAddressSize;
+        std::vector<FrameInstruction> program = parseFrameProgram(frame.bytes(), from, e.end, where);
+        while (!program.empty() && !program.back().advance && bytes[program.back().begin] == kNop)
+            program.pop_back();
+        for (const FrameInstruction &insn : program) {
+            if (!insn.advance) {
+                out.insert(out.end(), bytes + insn.begin, bytes + insn.end);
+                continue;
+            }
+            uint64_t to = location + insn.delta * codeAlign;
+            skipReached();
+            if (next == rows.size() || rows[next] >= to) {
+                out.insert(out.end(), bytes + insn.begin, bytes + insn.end);
+                location = to;
+                continue;
+            }
+            for (; next < rows.size() && rows[next] < to; ++next)
+                advanceTo(rows[next]);
+            advanceTo(to);
+        }
+        skipReached();
+        for (; next < rows.size(); ++next)
+            advanceTo(rows[next]);
+        while ((out.size() % 8) != 0)
+            out.push_back(kNop);
+        for (uint64_t row : rows)
+            if (row % codeAlign != 0)
+                throw FatalError(where + ": a frame row at " + hex(row) +
+                                 " is off the code alignment");
+    }
+
+    // The code alignment of the winner's CIE, and of a Mercury entry's.
+    uint64_t winnersCodeAlignment(const Winner &w, const std::string &where) {
+        const FrameEntry *cie = cieBefore(parsed(*w.file, *w.frame, nullptr).entries, w.entry);
+        return checkedAlignment(cie ? cieCodeAlignment(w.frame->bytes(), *cie, where) : 0, where);
+    }
+    uint64_t mercuryCodeAlignment(const MercuryEntry &m, const std::string &where) {
+        return checkedAlignment(m.cie ? cieCodeAlignment(m.frame->bytes(), *m.cie, where) : 0,
+                                where);
+    }
+    static uint64_t checkedAlignment(uint64_t align, const std::string &where) {
+        if (align == 0)
+            throw FatalError(where + ": a replaced copy's frame entry has no CIE culd can read");
+        return align;
+    }
+    static const FrameEntry *cieBefore(const std::vector<FrameEntry> &entries,
+                                       const FrameEntry &fde) {
+        const FrameEntry *cie = nullptr;
+        for (const FrameEntry &x : entries) {
+            if (x.begin >= fde.begin)
+                break;
+            if (x.isCie)
+                cie = &x;
+        }
+        return cie;
+    }
+    static uint64_t addressRange(const InputSection &frame, const FrameEntry &fde) {
+        return readLittle(frame.bytes().data + fde.locationField + kAddressSize, kAddressSize);
     }
 
     // An FDE's call-frame instructions: what follows its address range.
@@ -355,11 +645,6 @@ private:
         return out;
     }
 
-    // A function's FDE in its file's Mercury frame, and the CIE before it.
-    struct MercuryEntry {
-        const InputSection *frame = nullptr;
-        const FrameEntry *fde = nullptr, *cie = nullptr;
-    };
     MercuryEntry mercuryEntry(const ObjectFile &file, uint32_t symbolIndex) {
         for (const auto &[relocHeader, target] : file.mercuryRelocSections) {
             if (!target || target->name() != ".nv.merc.debug_frame")
@@ -398,18 +683,13 @@ private:
     }
     static constexpr uint64_t kWideHeader = 12;
     static constexpr uint64_t kAddressSize = 8;
+    static constexpr uint8_t kNop = 0x00;         // DW_CFA_nop
+    static constexpr uint8_t kAdvanceLoc4 = 0x04; // DW_CFA_advance_loc4
 
     Context &ctx_;
     std::unordered_map<const InputSection *, FrameSection> parsed_;
     std::unordered_map<const InputSection *, const ElfSection *> relocsOf_;
-    // A replacing definition's code -> its file, symbol, frame section and
-    // entry.
-    struct Winner {
-        const ObjectFile *file;
-        uint32_t symbolIndex;
-        const InputSection *frame;
-        FrameEntry entry;
-    };
+    // A replacing definition's code -> its entry.
     std::unordered_map<const InputSection *, Winner> winners_;
 };
 

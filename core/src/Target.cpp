@@ -91,6 +91,17 @@ uint32_t Target::fastpathClears(ByteView code, uint32_t codeSm) const {
     return desc_.fastpath_clears(codeSm, code.data, code.size);
 }
 
+std::optional<culd_code_tail> Target::codeTail(ByteView code) const {
+    bool hooked =
+        hasField(11, offsetof(culd_plugin_descriptor, code_tail) + sizeof(desc_.code_tail)) &&
+        desc_.code_tail;
+    culd_code_tail tail{};
+    if (!hooked || desc_.code_tail(arch_.sm, code.data, code.size, &tail) != 0 ||
+        tail.return_offset >= tail.padding_offset || tail.padding_offset > code.size)
+        return std::nullopt;
+    return tail;
+}
+
 bool Target::admitEiattr(uint8_t code, std::string_view file, std::string_view section) const {
     if (!desc_.eiattr_policy)
         return true;

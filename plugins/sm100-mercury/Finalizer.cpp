@@ -123,9 +123,6 @@ bool setBranchOffsetBytes(Insn &i, int64_t bytes) {
 namespace {
 
 uint32_t opcode12(const Insn &i) { return static_cast<uint32_t>(i.lo & 0xfff); }
-// Guard predicate (bits 12-15); 7 = PT, i.e. unconditional.
-uint32_t guard(const Insn &i) { return static_cast<uint32_t>(i.lo >> 12 & 0xf); }
-constexpr uint32_t kAlways = 7;
 bool isConditionalExit(const Insn &i) { return opcode9(i) == kExit && guard(i) != kAlways; }
 
 uint32_t writeBarrier(const Insn &i) { return getBits(i, kWriteBarrierBit, 3); }

@@ -35,6 +35,9 @@ constexpr uint32_t kBrx = 0x149;   // 0x949 BRX: indirect, through a jump table
 constexpr uint32_t kExit = 0x14d;
 constexpr uint32_t kRet = 0x150;
 constexpr uint32_t kKill = 0x15b;
+// Guard predicate (bits 12-15); 7 = PT, i.e. unconditional.
+inline uint32_t guard(const Insn &i) { return static_cast<uint32_t>(i.lo >> 12 & 0xf); }
+constexpr uint32_t kAlways = 7;
 inline bool isControlClass(uint32_t op9) { return op9 >= 0x140 && op9 <= 0x15f; }
 // Control-class instructions that do not leave the straight line.
 inline bool fallsThroughOnly(uint32_t op9) {

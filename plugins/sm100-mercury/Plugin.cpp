@@ -16,6 +16,7 @@
 #include <culd-nvidia/Nvidia.h>
 
 #include "Capsule.h"
+#include "CodeTail.h"
 #include "Fastpath.h"
 #include "Fences.h"
 #include "Finalizer.h"
@@ -181,6 +182,14 @@ public:
     bool hasFastpathClears() const override { return true; }
     uint32_t fastpathClears(uint32_t sm, const uint8_t *code, uint64_t size) const override {
         return culd::mercury::fastpathClears(sm, code, static_cast<size_t>(size));
+    }
+
+    // Where a function's code ends: nvlink maps a replaced weak copy's
+    // call-frame rows through the winner's Mercury code (CodeTail.cpp).
+    bool hasCodeTail() const override { return true; }
+    int32_t codeTail(uint32_t, const uint8_t *code, uint64_t size,
+                     culd_code_tail &tail) const override {
+        return culd::mercury::codeTail(code, static_cast<size_t>(size), tail) ? 0 : 1;
     }
 
     // nvlink removes the memory-fence placeholders of kernels that make no

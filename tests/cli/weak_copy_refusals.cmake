@@ -2,9 +2,10 @@
 # are refused with a message naming the function or section, a non-zero exit
 # and no output, rather than linked into a cubin different from nvlink's
 # (both cases below were linked so, exit 0, before the refusals):
-#  * sm_100+: a weak copy replaced by a definition with other code; nvlink
-#    rebuilds its .debug_frame entry through the winner's Mercury code
-#    (corpus case 113-weak-replaced-frame-rows);
+#  * sm_100+: a weak copy replaced by a definition with other code, with a
+#    call-frame row before the winner's return; nvlink rebuilds its
+#    .debug_frame entry through the winner's Mercury code, which culd knows
+#    only from that return on (corpus case 113-weak-replaced-frame-rows);
 #  * sm_75-sm_89, -r: a weak copy with a constant bank that a later
 #    definition replaced; nvlink keeps the bank's symbols at their input
 #    values, past the bank that stays.
@@ -34,7 +35,7 @@ endfunction()
 
 foreach(arch sm_100 sm_120)
   expect_refusal(sm100-mercury 113-weak-replaced-frame-rows ${arch}
-    "culd error : weak.cubin: section '.debug_frame': the frame entry of 'pick(int)', a weak copy replaced by the definition in strong.cubin, has call-frame instructions other than the winner's; nvlink rebuilds it on ${arch} from the Mercury code, which culd does not model"
+    "culd error : weak.cubin: section '.debug_frame': the frame entry of 'pick(int)', a weak copy replaced by the definition in strong.cubin, has call-frame instructions other than the winner's; nvlink rebuilds it on ${arch} through the winner's Mercury code, which culd models only from the winner's return on (the copy has a row at 0xa0 of its Mercury code)"
     weak.cubin strong.cubin)
 endforeach()
 foreach(arch sm_75 sm_89)

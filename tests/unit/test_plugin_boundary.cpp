@@ -963,3 +963,60 @@ TEST_CASE("hooks are called", "[plugin-boundary]") {
               (CULD_LINK_F_DEBUG | CULD_LINK_F_DEBUG_INPUTS | CULD_LINK_F_RELEASE_CODE));
     }
 }
+
+TEST_CASE("code_tail: a replaced copy's frame rows follow the winner's code end",
+          "[plugin-boundary]") {
+    // 119-weak-replaced-leaf-with-frame: a weak pick() with a stack frame,
+    // replaced by a leaf one. The copy's Mercury rows (0x30, 0x970) lie
+    // inside the winner's 32-byte return (0x20-0x40) and past its end:
+    // nvlink's entry is the winner's program, which the core writes only
+    // when the plugin says where the winner's code ends.
+    const std::vector<fs::path> in = {
+        fixture("119-weak-replaced-leaf-with-frame", "sm_100", "frame.cubin"),
+        fixture("119-weak-replaced-leaf-with-frame", "sm_100", "small.cubin")};
+    std::vector<uint8_t> nvlinkImage =
+        readFile(fixture("119-weak-replaced-leaf-with-frame", "sm_100", "nvlink.cubin"));
+    ElfFile nvlink = ElfFile::parse("nvlink.cubin", ByteView{nvlinkImage.data(),
+                                                           nvlinkImage.size()});
+    const ElfSection *expected = nvlink.findSection(".debug_frame");
+    REQUIRE(expected);
+
+    MockDescriptor real("sm100-mercury");
+    LinkResult linked = link(real, "sm_100", in);
+    REQUIRE(linked.outcome == "ok");
+    const ElfSection *frame = linked.section(".debug_frame");
+    REQUIRE(frame);
+    CHECK(std::vector<uint8_t>(frame->data.data, frame->data.data + frame->data.size) ==
+          std::vector<uint8_t>(expected->data.data,
+                               expected->data.data + expected->data.size));
+
+    MockDescriptor none("sm100-mercury");
+    none.desc.code_tail = nullptr;
+    CHECK(link(none, "sm_100", in).outcome.find(
+              "which culd models only where that code ends with the return its frame rows "
+              "name") !=
+          std::string::npos);
+
+    // A tail that does not match the winner's frame rows is not used.
+    MockDescriptor elsewhere("sm100-mercury");
+    elsewhere.desc.code_tail = [](uint32_t, const uint8_t *, uint64_t,
+                                  culd_code_tail *tail) -> int32_t {
+        *tail = {0x20, 0x30, 32}; // the winner's rows name a return at 0x10
+        return 0;
+    };
+    CHECK(link(elsewhere, "sm_100", in).outcome.find("ends with the return its frame rows name") !=
+          std::string::npos);
+
+    // Nor one whose return the winner's Mercury rows do not name (a
+    // 16-byte return would start at 0x30; they name 0x20).
+    MockDescriptor shorter("sm100-mercury");
+    shorter.desc.code_tail = [](uint32_t, const uint8_t *, uint64_t,
+                                culd_code_tail *tail) -> int32_t {
+        *tail = {0x10, 0x20, 16};
+        return 0;
+    };
+    std::string refused = link(shorter, "sm_100", in).outcome;
+    CHECK(refused.find("frame.cubin: section '.debug_frame': the frame entry of 'pick(int)'") !=
+          std::string::npos);
+    CHECK(refused.find("ends with the return its frame rows name") != std::string::npos);
+}

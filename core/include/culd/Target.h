@@ -138,6 +138,11 @@ public:
     std::optional<RewrittenCode> rewriteCode(ByteView code, ByteView shadow, uint32_t flags,
                                              uint32_t linkFlags) const;
 
+    // How a function's code ends: with a return, at `return_offset`, and
+    // padding from `padding_offset` on (ABI 2.11 code_tail); nullopt when it
+    // does not, the plugin cannot tell or has no such hook.
+    std::optional<culd_code_tail> codeTail(ByteView code) const;
+
     // Attribute gating. True when the record stays in the output; a WARN
     // policy warns once per code, ERROR throws FatalError naming the input
     // file and section.

@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 10u
+#define CULD_PLUGIN_ABI_MINOR 11u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -406,6 +406,18 @@ typedef int32_t (*culd_rewrite_code_fn)(const culd_host *host, uint32_t sm,
                                         uint32_t flags, culd_buffer *out_code,
                                         culd_buffer *out_removed, culd_buffer *out_shadow);
 
+/* How a function's code ends (ABI 2.11 code_tail): the byte offset of its
+ * last instruction, a return, the offset where the padding after it (a
+ * branch to itself, then no-ops) starts, and the size of the return's
+ * instruction in the function's Mercury code. */
+typedef struct culd_code_tail {
+    uint64_t return_offset;
+    uint64_t padding_offset;
+    uint64_t return_mercury_size;
+} culd_code_tail;
+typedef int32_t (*culd_code_tail_fn)(uint32_t sm, const uint8_t *code, uint64_t size,
+                                     culd_code_tail *tail);
+
 /* ------------------------------------------------------------------------- */
 /* The descriptor                                                            */
 /* ------------------------------------------------------------------------- */
@@ -496,7 +508,15 @@ typedef struct culd_plugin_descriptor {
      * code is linked as it is. */
     culd_rewrite_code_fn rewrite_code;
 
-    void *reserved[6]; /* zero; room for minor-version hooks */
+    /* ABI 2.11. How one function's code (the bytes of its .text) ends: fills
+     * `tail` and returns 0 when it ends with a return followed only by
+     * padding, returns 1 when it does not or the plugin cannot tell. The
+     * core uses it to map a replaced weak copy's call-frame rows through the
+     * winning definition's Mercury code, as nvlink 13.0 does on sm_100+
+     * (core/src/DebugFrame.cpp). NULL: the core refuses those entries. */
+    culd_code_tail_fn code_tail;
+
+    void *reserved[5]; /* zero; room for minor-version hooks */
 } culd_plugin_descriptor;
 
 /* The exported entry point. The host passes its own ABI version so a plugin

@@ -97,6 +97,14 @@ public:
                                 culd_buffer & /*shadow*/) const {
         return 1;
     }
+    // How a function's code ends (0: `tail` filled, 1: not with a return
+    // and padding); see culd_plugin_descriptor::code_tail. Families with
+    // Mercury code return true from hasCodeTail().
+    virtual bool hasCodeTail() const { return false; }
+    virtual int32_t codeTail(uint32_t /*sm*/, const uint8_t *, uint64_t,
+                             culd_code_tail & /*tail*/) const {
+        return 1;
+    }
     // Families with a finaliser return true and implement finalize().
     virtual bool hasFinalizer() const { return false; }
     virtual int32_t finalize(const culd_host &, uint32_t, const uint8_t *, uint64_t,
@@ -217,6 +225,15 @@ template <class P> struct Holder {
         }
     }
 
+    static int32_t codeTail(uint32_t sm, const uint8_t *code, uint64_t size,
+                            culd_code_tail *tail) {
+        try {
+            return instance().codeTail(sm, code, size, *tail);
+        } catch (...) {
+            return 1; // cannot tell: the core refuses what needed it
+        }
+    }
+
     static const culd_plugin_descriptor *describe() noexcept {
         try {
             static const std::vector<culd_arch_info> archs = instance().archs();
@@ -245,6 +262,7 @@ template <class P> struct Holder {
                 d.fastpath_clears =
                     instance().hasFastpathClears() ? &Holder::fastpathClears : nullptr;
                 d.rewrite_code = instance().hasCodeRewrite() ? &Holder::rewriteCode : nullptr;
+                d.code_tail = instance().hasCodeTail() ? &Holder::codeTail : nullptr;
                 return d;
             }();
             return &desc;

@@ -416,6 +416,8 @@ private:
         const Winner &w = winner->second;
         requireWide(e, where);
         requireWide(w.entry, where);
+        requireAddressRange(e, where);
+        requireAddressRange(w.entry, where);
         std::vector<uint8_t> out(frame.bytes().data + e.begin,
                                  frame.bytes().data + e.locationField + kAddressSize);
         const uint8_t *theirs = w.frame->bytes().data;
@@ -462,6 +464,8 @@ private:
         MercuryEntry winner = mercuryEntry(*w.file, w.symbolIndex);
         if (!code || code->isRewrittenCode() || !copy.fde || !winner.fde)
             throw refuse("which culd does not model here");
+        requireAddressRange(*copy.fde, where);
+        requireAddressRange(*winner.fde, where);
         std::optional<culd_code_tail> tail = ctx_.target.codeTail(code->bytes());
         const uint64_t mercuryEnd = addressRange(*winner.frame, *winner.fde);
         std::vector<Row> winnerRows = rowsOf(*w.frame, w.entry, winnersCodeAlignment(w, where),
@@ -536,6 +540,9 @@ private:
         uint64_t location = 0;
         size_t next = 0;
         auto advanceTo = [&](uint64_t to) {
+            if ((to - location) / codeAlign > UINT32_MAX)
+                throw FatalError(where + ": a frame row at " + hex(to) +
+                                 " is too far for a location advance");
             out.push_back(kAdvanceLoc4);
             out.resize(out.size() + 4);
             writeLittle(out.data() + out.size() - 4, (to - location) / codeAlign, 4);
@@ -628,6 +635,7 @@ private:
                                           const std::string &where,
                                           std::vector<uint8_t> &mercuryCie) {
         requireWide(e, where);
+        requireAddressRange(e, where);
         MercuryEntry m = mercuryEntry(file, symbolIndex);
         if (!m.fde || !m.cie || m.fde->locationField + 2 * kAddressSize > m.fde->end)
             throw FatalError(where + ": the frame entry of '" +
@@ -680,6 +688,12 @@ private:
         if (e.offsetWidth != 8)
             throw FatalError(where + ": the frame entry at offset " + hex(e.begin) +
                              " is in the 32-bit form, which culd does not rebuild");
+    }
+    // An FDE long enough for its initial location and address range.
+    static void requireAddressRange(const FrameEntry &e, const std::string &where) {
+        if (e.locationField + 2 * kAddressSize > e.end)
+            throw FatalError(where + ": the frame entry at offset " + hex(e.begin) +
+                             " is too short for its address range");
     }
     static constexpr uint64_t kWideHeader = 12;
     static constexpr uint64_t kAddressSize = 8;

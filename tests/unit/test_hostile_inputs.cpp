@@ -383,3 +383,48 @@ TEST_CASE("hostile: code no function symbol names, using extern shared memory", 
           "extern __shared__ array 'f6_buf' (used by '_Z10f6_dyn_sumi') in a relocatable link "
           "(-r) with -g is not supported yet");
 }
+
+TEST_CASE("hostile: a replaced weak copy's frame entries, byte by byte", "[hostile]") {
+    // 119-weak-replaced-leaf-with-frame (sm_100): frame.cubin's pick() is
+    // replaced by small.cubin's, so the linker maps the copy's Mercury
+    // call-frame rows through the winner's (DebugFrame.cpp). Every byte of
+    // both files' first frame entries of either frame section, set to 0x00
+    // and to 0xff: the link either goes through or fails with a message,
+    // and never reads past what it was given (run under ASan).
+    TempDir dir;
+    const fs::path fixtures = fixturesDir() / "119-weak-replaced-leaf-with-frame" / "sm_100";
+    const std::vector<std::string> names = {"frame.cubin", "small.cubin"};
+    unsigned links = 0, refused = 0;
+    for (const std::string &edited : names) {
+        for (const char *section : {".debug_frame", ".nv.merc.debug_frame"}) {
+            CubinEditor e(fixtures / edited);
+            const elf::Shdr64 h = e.header(e.find(section));
+            // The first CIE (0x38 bytes) and the FDE after it.
+            const uint64_t end = std::min<uint64_t>(h.size, 0x70);
+            for (uint64_t at = 0; at < end; ++at) {
+                for (uint8_t value : {uint8_t(0x00), uint8_t(0xff)}) {
+                    CubinEditor copy = e;
+                    copy.bytes[h.offset + at] = value;
+                    writeFile(dir / edited, copy.bytes);
+                    for (const std::string &other : names)
+                        if (other != edited)
+                            fs::copy_file(fixtures / other, dir / other,
+                                          fs::copy_options::overwrite_existing);
+                    std::string result =
+                        link({"-arch=sm_100", (dir / "frame.cubin").string(),
+                              (dir / "small.cubin").string(), "-o",
+                              (dir / "out.cubin").string()});
+                    ++links;
+                    if (result != "ok") {
+                        ++refused;
+                        CHECK_FALSE(result.empty());
+                        CHECK_FALSE(fs::exists(dir / "out.cubin"));
+                    }
+                    fs::remove(dir / "out.cubin");
+                }
+            }
+        }
+    }
+    CHECK(links == 2 * 2 * 0x70 * 2);
+    CHECK(refused > 0);
+}

@@ -190,13 +190,14 @@ private:
     bool hasShadows_ = false;
 };
 
-// The relocation section patching `patched`, null where it has none.
+// The relocation sections of a file by the section they patch.
 using RelocList = std::vector<std::pair<const ElfSection *, InputSection *>>;
-const ElfSection **relocationsOf(RelocList &list, const InputSection *patched) {
+using RelocsOf = std::unordered_map<const InputSection *, const ElfSection **>;
+RelocsOf indexByTarget(RelocList &list) {
+    RelocsOf index;
     for (auto &[header, target] : list)
-        if (target == patched)
-            return &header;
-    return nullptr;
+        index.emplace(target, &header);
+    return index;
 }
 
 // Whether two relocation sections patch the same places the same way, each
@@ -218,17 +219,17 @@ bool sameButForSymbols(const ObjectFile &file, const ElfSection &a, const ElfSec
 }
 
 // Gives `copy` the relocations of `first` in one of the two sets.
-void useFirstCopys(const ObjectFile &file, RelocList &list, const InputSection &first,
+void useFirstCopys(const ObjectFile &file, const RelocsOf &relocsOf, const InputSection &first,
                    const InputSection &copy) {
-    const ElfSection **mine = relocationsOf(list, &copy);
-    const ElfSection **theirs = relocationsOf(list, &first);
-    if (!mine && !theirs)
+    auto mine = relocsOf.find(&copy), theirs = relocsOf.find(&first);
+    if (mine == relocsOf.end() && theirs == relocsOf.end())
         return;
-    if (!mine || !theirs || !sameButForSymbols(file, **mine, **theirs))
+    if (mine == relocsOf.end() || theirs == relocsOf.end() ||
+        !sameButForSymbols(file, **mine->second, **theirs->second))
         throw FatalError(file.name() + ": function '" + functionName(copy) +
                          "' is defined more than once with different relocations; nvlink "
                          "would patch every copy with the first one's, so culd refuses it");
-    *mine = *theirs;
+    *mine->second = *theirs->second;
 }
 
 // nvlink finds a function's relocations by the function's name. An input
@@ -241,14 +242,20 @@ void useFirstCopys(const ObjectFile &file, RelocList &list, const InputSection &
 // differ nvlink's output patches the wrong instructions: refused.
 void patchCopiesAsTheFirst(ObjectFile &file) {
     std::unordered_map<std::string_view, const InputSection *> firstOfName;
-    for (InputSection *s : file.sections) {
-        if (!s || s->kind != SectionKind::Text || !s->shadow)
-            continue;
-        auto [it, isFirst] = firstOfName.emplace(s->name(), s);
-        if (isFirst)
-            continue;
-        useFirstCopys(file, file.relocSections, *it->second, *s);
-        useFirstCopys(file, file.mercuryRelocSections, *it->second->shadow, *s->shadow);
+    std::vector<std::pair<const InputSection *, const InputSection *>> copies; // (first, copy)
+    for (InputSection *s : file.sections)
+        if (s && s->kind == SectionKind::Text && s->shadow) {
+            auto [it, isFirst] = firstOfName.emplace(s->name(), s);
+            if (!isFirst)
+                copies.push_back({it->second, s});
+        }
+    if (copies.empty())
+        return;
+    const RelocsOf sass = indexByTarget(file.relocSections);
+    const RelocsOf mercury = indexByTarget(file.mercuryRelocSections);
+    for (auto [first, copy] : copies) {
+        useFirstCopys(file, sass, *first, *copy);
+        useFirstCopys(file, mercury, *first->shadow, *copy->shadow);
     }
 }
 

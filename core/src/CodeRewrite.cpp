@@ -56,17 +56,6 @@ void layOutRewrittenCode(InputSection &text, Target::RewrittenCode &code) {
         text.shadow->rewritten = std::move(code.shadow);
 }
 
-// A byte of the input code and where it went; a removed one, where the
-// first kept byte after it went (the end of the code maps to the end).
-uint64_t linkedAtOrAfter(const InputSection &text, uint64_t inputOffset) {
-    if (std::optional<uint64_t> at = text.linkedOffset(inputOffset))
-        return *at;
-    for (const RecordLayout::Range &r : text.records.kept)
-        if (r.begin >= inputOffset)
-            return r.linked;
-    return text.linkedSize();
-}
-
 // CUDA code addresses are 8 bytes, in 32- and 64-bit DWARF alike.
 constexpr uint64_t kAddressSize = 8;
 
@@ -84,7 +73,7 @@ void moveAdvances(const InputSection &frame, const InputSection &text, uint64_t 
                               " " + why);
         };
         location += insn.delta * codeAlign;
-        uint64_t moved = linkedAtOrAfter(text, location);
+        uint64_t moved = text.linkedAtOrAfter(location);
         if ((moved - linked) % codeAlign != 0)
             throw fail("moves a location advance off the code alignment");
         uint64_t newDelta = (moved - linked) / codeAlign;
@@ -151,8 +140,8 @@ private:
                 continue;
             const InputSection &text = *sym->section;
             uint64_t end = sym->value + sym->size;
-            uint64_t value = linkedAtOrAfter(text, sym->value);
-            uint64_t newEnd = end >= text.size() ? text.linkedSize() : linkedAtOrAfter(text, end);
+            uint64_t value = text.linkedAtOrAfter(sym->value);
+            uint64_t newEnd = end >= text.size() ? text.linkedSize() : text.linkedAtOrAfter(end);
             sym->value = value;
             sym->size = newEnd - value;
         }
@@ -171,7 +160,8 @@ private:
                 Symbol *sym = r.symbol < file_.symbols.size() ? file_.symbols[r.symbol] : nullptr;
                 if (!sym || !(sym->section && sym->section->isRewrittenCode()) || sym->section->file != &file_)
                     continue;
-                if (target->kind == SectionKind::Debug && target->name() != ".debug_frame")
+                if (target->kind == SectionKind::Debug && target->name() != ".debug_frame" &&
+                    !isMovedWithCode(*target))
                     throw refusal(*sym->section, "section '" + std::string(target->name()) +
                                                      "' (line tables, debug information) "
                                                      "addresses its code, which culd does not "
@@ -182,6 +172,13 @@ private:
                                                      hex(r.offset));
             }
         }
+    }
+
+    // Debug sections whose references to the code move with it: the frame
+    // entries (moveFrameEntries) and the line tables, whose sequences of
+    // rewritten code are encoded again (DebugLine.cpp).
+    static bool isMovedWithCode(const InputSection &debug) {
+        return debug.name() == ".debug_line" || debug.name() == ".nv_debug_line_sass";
     }
 
     FatalError refusal(const InputSection &text, const std::string &why) const {

@@ -47,6 +47,10 @@ struct LineUnit {
     uint64_t lengthField = 0, end = 0;
     std::vector<Sequence> sequences;
     uint64_t stringField = UINT64_MAX;
+    // The header fields its line program is read with.
+    uint8_t minInstLength = 1, lineRange = 1, opcodeBase = 1;
+    int8_t lineBase = 0;
+    std::vector<uint8_t> operandCounts; // of the standard opcodes 1 .. opcodeBase-1
 };
 
 class LineReader {
@@ -75,11 +79,16 @@ private:
         if (at > u.end || headerLength > u.end - at || headerLength < 5)
             fail(start, "has a header past its end");
         uint64_t program = at + headerLength;
-        at += 4; // min_inst_length, default_is_stmt, line_base, line_range
+        u.minInstLength = static_cast<uint8_t>(read(at, 1));
+        read(at, 1); // default_is_stmt
+        u.lineBase = static_cast<int8_t>(read(at, 1));
+        u.lineRange = static_cast<uint8_t>(read(at, 1));
         uint8_t opcodeBase = static_cast<uint8_t>(read(at, 1));
         if (opcodeBase == 0 || opcodeBase - 1u > program - at)
             fail(start, "has a bad opcode_base");
-        std::vector<uint8_t> operands(bytes_.data + at, bytes_.data + at + opcodeBase - 1);
+        u.opcodeBase = opcodeBase;
+        u.operandCounts.assign(bytes_.data + at, bytes_.data + at + opcodeBase - 1);
+        const std::vector<uint8_t> &operands = u.operandCounts;
         at += opcodeBase - 1u;
         uint64_t tables = tablesEnd(start, at, program);
         if (program - tables == 4)
@@ -162,6 +171,192 @@ private:
     std::string where_;
 };
 
+// The line-number sequence of code the target rewrote (sm_100+ kernels that
+// lose their fence placeholders, CodeRewrite.cpp). nvlink moves each row to
+// the instruction it named (one at a removed instruction to the next kept
+// one, the end of the sequence to the end of the new code) and encodes the
+// rows again as ptxas does: a special opcode where both the line and the
+// address advance and one fits, otherwise DW_LNS_advance_line where the
+// line advances, DW_LNS_advance_pc (its operand a signed LEB128) where the
+// address does, and DW_LNS_copy; other opcodes stay where they were
+// (docs/nvlink-findings.md, "Line tables"). culd encodes the rows as they
+// were first and refuses a sequence that does not come out as its input:
+// one ptxas encoded another way.
+class MovedSequence {
+public:
+    MovedSequence(ByteView bytes, const LineUnit &unit, const Sequence &seq, std::string where)
+        : bytes_(bytes), unit_(unit), seq_(seq), where_(std::move(where)) {
+        read();
+    }
+
+    std::vector<uint8_t> movedTo(const InputSection &code) const {
+        if (encode([](uint64_t address) { return address; }) !=
+            std::vector<uint8_t>(bytes_.data + seq_.begin, bytes_.data + seq_.end))
+            fail("is not encoded the way culd encodes it again");
+        return encode([&code](uint64_t address) { return code.linkedAtOrAfter(address); });
+    }
+
+private:
+    // A row: the opcodes kept as they are before it, its line advance and
+    // its address (from the sequence's start). The end of the sequence is
+    // a last row, emitted by DW_LNE_end_sequence.
+    struct Row {
+        std::vector<uint8_t> before;
+        int64_t lineAdvance = 0;
+        uint64_t address = 0;
+    };
+
+    void read() {
+        uint64_t at = seq_.begin, address = 0;
+        Row row;
+        bool advanced = false;
+        auto keep = [&](uint64_t from) {
+            if (advanced)
+                fail("has an opcode between a row's advances");
+            row.before.insert(row.before.end(), bytes_.data + from, bytes_.data + at);
+        };
+        while (at < seq_.end) {
+            uint64_t from = at;
+            uint8_t op = bytes_.data[at++];
+            if (op >= unit_.opcodeBase) { // special opcode: advance both, emit a row
+                uint32_t adjusted = op - unit_.opcodeBase;
+                address += uint64_t(adjusted / unit_.lineRange) * unit_.minInstLength;
+                row.lineAdvance += unit_.lineBase + int64_t(adjusted % unit_.lineRange);
+                emit(row, address, advanced);
+            } else if (op == kCopy) {
+                emit(row, address, advanced);
+            } else if (op == kAdvancePc) {
+                address += uleb(at) * unit_.minInstLength;
+                advanced = true;
+            } else if (op == kAdvanceLine) {
+                row.lineAdvance += sleb(at);
+                advanced = true;
+            } else if (op == kExtendedOpcode) {
+                uint64_t length = uleb(at);
+                if (length == 0 || length > seq_.end - at)
+                    fail("has an extended opcode past its end");
+                uint8_t sub = bytes_.data[at];
+                at += length;
+                if (sub == kEndSequence) {
+                    row.address = address;
+                    end_ = row;
+                    return;
+                }
+                if (sub == kSetAddress && from != seq_.begin)
+                    fail("sets its address again");
+                keep(from);
+            } else if (op == kConstAddPc || op == kFixedAdvancePc) {
+                fail("advances with opcode " + hex(op));
+            } else {
+                for (uint8_t k = 0; k < unit_.operandCounts[op - 1]; ++k)
+                    uleb(at);
+                keep(from);
+            }
+        }
+        fail("has no DW_LNE_end_sequence");
+    }
+
+    void emit(Row &row, uint64_t address, bool &advanced) {
+        row.address = address;
+        rows_.push_back(std::move(row));
+        row = Row{};
+        advanced = false;
+    }
+
+    template <typename Map> std::vector<uint8_t> encode(Map addressOf) const {
+        std::vector<uint8_t> out;
+        uint64_t at = 0;
+        for (const Row &row : rows_) {
+            out.insert(out.end(), row.before.begin(), row.before.end());
+            uint64_t to = addressOf(row.address);
+            emitRow(row.lineAdvance, advanceOf(at, to), out);
+            at = to;
+        }
+        out.insert(out.end(), end_.before.begin(), end_.before.end());
+        if (end_.lineAdvance != 0)
+            fail("advances its line at its end");
+        uint64_t advance = advanceOf(at, addressOf(end_.address));
+        if (advance != 0)
+            advancePc(advance, out);
+        out.insert(out.end(), {kExtendedOpcode, 1, kEndSequence});
+        return out;
+    }
+
+    // An address advance in units of min_inst_length.
+    uint64_t advanceOf(uint64_t from, uint64_t to) const {
+        if (to < from || (to - from) % unit_.minInstLength != 0)
+            fail("has rows out of address order");
+        return (to - from) / unit_.minInstLength;
+    }
+
+    void emitRow(int64_t lineAdvance, uint64_t advance, std::vector<uint8_t> &out) const {
+        int64_t line = lineAdvance - unit_.lineBase;
+        if (lineAdvance != 0 && advance != 0 && line >= 0 && line < unit_.lineRange) {
+            uint64_t special = uint64_t(line) + unit_.lineRange * advance + unit_.opcodeBase;
+            if (special <= 0xff) {
+                out.push_back(static_cast<uint8_t>(special));
+                return;
+            }
+        }
+        if (lineAdvance != 0) {
+            out.push_back(kAdvanceLine);
+            appendSleb(lineAdvance, out);
+        }
+        if (advance != 0)
+            advancePc(advance, out);
+        out.push_back(kCopy);
+    }
+
+    // ptxas writes DW_LNS_advance_pc's unsigned operand as a signed LEB128
+    // (0x50 is `d0 00`, 0x30 is `30`).
+    static void advancePc(uint64_t advance, std::vector<uint8_t> &out) {
+        out.push_back(kAdvancePc);
+        appendSleb(static_cast<int64_t>(advance), out);
+    }
+    static void appendSleb(int64_t value, std::vector<uint8_t> &out) {
+        for (bool more = true; more;) {
+            uint8_t b = value & 0x7f;
+            value >>= 7;
+            more = !((value == 0 && !(b & 0x40)) || (value == -1 && (b & 0x40)));
+            out.push_back(static_cast<uint8_t>(more ? b | 0x80 : b));
+        }
+    }
+
+    uint64_t uleb(uint64_t &at) const {
+        std::optional<uint64_t> v = readUleb(bytes_.data, at, seq_.end);
+        if (!v)
+            fail("runs past its end");
+        return *v;
+    }
+    int64_t sleb(uint64_t &at) const {
+        int64_t value = 0;
+        unsigned shift = 0;
+        uint8_t b = 0x80;
+        while (b & 0x80) {
+            if (at >= seq_.end || shift >= 64)
+                fail("runs past its end");
+            b = bytes_.data[at++];
+            value |= int64_t(b & 0x7f) << shift;
+            shift += 7;
+        }
+        if (shift < 64 && (b & 0x40))
+            value |= -(int64_t(1) << shift);
+        return value;
+    }
+    [[noreturn]] void fail(const std::string &why) const {
+        throw FatalError(where_ + ": the line-number sequence at offset " + hex(seq_.begin) +
+                         " of code the target rewrote " + why + ", which culd cannot move");
+    }
+
+    static constexpr uint8_t kCopy = 1, kAdvancePc = 2, kAdvanceLine = 3, kConstAddPc = 8;
+    ByteView bytes_;
+    const LineUnit &unit_;
+    const Sequence &seq_;
+    std::string where_;
+    std::vector<Row> rows_;
+    Row end_;
+};
+
 bool isLineTable(const InputSection &s) {
     return s.name() == ".debug_line" || s.name() == ".nv_debug_line_sass";
 }
@@ -186,6 +381,7 @@ TableRanks functionTableRanks(const Context &ctx) {
 struct KeptSequence {
     const Sequence *sequence;
     std::optional<uint64_t> rank;
+    const InputSection *rewrittenCode = nullptr; // its function's, where the target rewrote it
 };
 
 // The kept sequences of a unit in the order of their functions in the
@@ -229,6 +425,12 @@ void linkSequences(ObjectFile &file, InputSection &table, const ElfSection &relo
             layout.kept.push_back({begin, end, layout.linkedSize, 0});
         layout.linkedSize += end - begin;
     };
+    auto linkInstead = [&](const Sequence &s, std::vector<uint8_t> bytes) {
+        layout.kept.push_back({s.begin, s.end, layout.linkedSize, 0});
+        layout.linkedSize += bytes.size();
+        layout.replacements.push_back(std::move(bytes));
+        layout.kept.back().replacement = static_cast<uint32_t>(layout.replacements.size());
+    };
     for (const LineUnit &u : LineReader(table.bytes(), where).units()) {
         uint64_t program = u.sequences.empty() ? u.end : u.sequences.front().begin;
         uint64_t tail = u.sequences.empty() ? u.end : u.sequences.back().end;
@@ -241,22 +443,40 @@ void linkSequences(ObjectFile &file, InputSection &table, const ElfSection &relo
                 continue;
             }
             std::optional<uint64_t> rank;
-            if (fn != functionAt.end())
-                if (auto r = ranks.find(file.symbols[fn->second]); r != ranks.end())
+            const InputSection *rewritten = nullptr;
+            if (fn != functionAt.end()) {
+                const Symbol *function = file.symbols[fn->second];
+                if (auto r = ranks.find(function); r != ranks.end())
                     rank = r->second;
-            kept.push_back({&s, rank});
+                if (function->section && function->section->isRewrittenCode())
+                    rewritten = function->section;
+            }
+            kept.push_back({&s, rank, rewritten});
         }
         std::vector<KeptSequence> ordered = orderedByFunction(kept, where);
         bool reordered = false;
         for (size_t i = 0; i < kept.size(); ++i)
             reordered |= kept[i].sequence != ordered[i].sequence;
         link(u.lengthField, program);
-        for (const KeptSequence &k : ordered)
-            link(k.sequence->begin, k.sequence->end);
+        int64_t grown = -static_cast<int64_t>(dropped);
+        for (const KeptSequence &k : ordered) {
+            if (!k.rewrittenCode) {
+                link(k.sequence->begin, k.sequence->end);
+                continue;
+            }
+            std::vector<uint8_t> moved =
+                MovedSequence(table.bytes(), u, *k.sequence, where).movedTo(*k.rewrittenCode);
+            grown += static_cast<int64_t>(moved.size()) -
+                     static_cast<int64_t>(k.sequence->end - k.sequence->begin);
+            linkInstead(*k.sequence, std::move(moved));
+            changed = true;
+        }
         link(tail, u.end);
-        if (dropped)
+        if (grown != 0)
             lengths.push_back({u.lengthField,
-                               readLittle(table.bytes().data + u.lengthField, 4) - dropped, 4});
+                               readLittle(table.bytes().data + u.lengthField, 4) +
+                                   static_cast<uint64_t>(grown),
+                               4});
         layout.permuted |= reordered;
         changed |= reordered || dropped;
     }

@@ -126,6 +126,14 @@ TEST_CASE("fences: shapes culd has not measured are refused", "[mercury][fences]
         {brx, kPlaceholder, kPlaceholder, kPlaceholder, kPlaceholder, kMembarCta}));
     REQUIRE(withBrx.status == FenceRewrite::Status::Error);
     CHECK(withBrx.error.find("target culd does not move") != std::string::npos);
+    // A bit-79 MEMBAR under a predicate with no placeholders before it (a
+    // release fetch_add of cuda::atomic_ref, as ptxas 13.0 writes it):
+    // nvlink removes one instruction there, culd refuses rather than keep it.
+    Insn guardedPrelude = {0x0000000000000992, 0x000fc00000008000};
+    Insn guardedFence = {0x0000000000000992, 0x000fec000000a000};
+    FenceRewrite lone = rewrite(function({kStore, guardedPrelude, guardedFence, kStore}));
+    REQUIRE(lone.status == FenceRewrite::Status::Error);
+    CHECK(lone.error.find("not of the shape culd has measured") != std::string::npos);
     // Padding that is not the compiler's.
     std::vector<Insn> odd = function({kPlaceholder, kPlaceholder, kPlaceholder, kPlaceholder,
                                       kMembarCta});

@@ -178,6 +178,16 @@ struct InputSection {
     std::optional<uint64_t> linkedOffset(uint64_t inputOffset) const {
         return records.active ? records.linkedOffset(inputOffset) : inputOffset;
     }
+    // Where an input byte went; a dropped one, where the first kept byte
+    // after it went (the end maps to the end).
+    uint64_t linkedAtOrAfter(uint64_t inputOffset) const {
+        if (std::optional<uint64_t> at = linkedOffset(inputOffset))
+            return *at;
+        for (const RecordLayout::Range &r : records.kept)
+            if (r.begin >= inputOffset)
+                return r.linked;
+        return linkedSize();
+    }
     uint64_t alignment() const { return header->addralign ? header->addralign : 1; }
 };
 

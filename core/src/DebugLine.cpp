@@ -207,6 +207,8 @@ private:
     };
 
     void read() {
+        if (unit_.lineRange == 0 || unit_.minInstLength == 0)
+            fail("has a unit header with line_range or min_inst_length 0");
         uint64_t at = seq_.begin, address = 0;
         Row row;
         bool advanced = false;

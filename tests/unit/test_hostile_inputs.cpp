@@ -428,3 +428,37 @@ TEST_CASE("hostile: a replaced weak copy's frame entries, byte by byte", "[hosti
     CHECK(links == 2 * 2 * 0x70 * 2);
     CHECK(refused > 0);
 }
+
+TEST_CASE("hostile: line tables of code the target rewrites, byte by byte", "[hostile]") {
+    // 151-fence-kernels-lineinfo (sm_100): the kernels lose their fence
+    // placeholders, so their line sequences are read and encoded again
+    // (DebugLine.cpp). Every byte of both line tables set to 0x00 and to
+    // 0xff: the link goes through or fails with a message, and never
+    // reads past what it was given or divides by a zero header field
+    // (run under ASan/UBSan).
+    TempDir dir;
+    const fs::path input = fixturesDir() / "151-fence-kernels-lineinfo" / "sm_100" / "fences.cubin";
+    unsigned links = 0, refused = 0;
+    for (const char *section : {".debug_line", ".nv_debug_line_sass"}) {
+        CubinEditor e(input);
+        const elf::Shdr64 h = e.header(e.find(section));
+        for (uint64_t at = 0; at < h.size; ++at) {
+            for (uint8_t value : {uint8_t(0x00), uint8_t(0xff)}) {
+                CubinEditor copy = e;
+                copy.bytes[h.offset + at] = value;
+                writeFile(dir / "fences.cubin", copy.bytes);
+                std::string result = link({"-arch=sm_100", (dir / "fences.cubin").string(), "-o",
+                                           (dir / "out.cubin").string()});
+                ++links;
+                if (result != "ok") {
+                    ++refused;
+                    CHECK_FALSE(result.empty());
+                    CHECK_FALSE(fs::exists(dir / "out.cubin"));
+                }
+                fs::remove(dir / "out.cubin");
+            }
+        }
+    }
+    CHECK(links > 500);
+    CHECK(refused > 0);
+}

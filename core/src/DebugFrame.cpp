@@ -352,7 +352,17 @@ private:
             auto fn = functionAt.find(entries[i].locationField);
             if (!keep[i] || entries[i].isCie || fn == functionAt.end())
                 continue;
-            switch (frameRole(file, fn->second)) {
+            FrameRole role = frameRole(file, fn->second);
+            // The code rewrite moved the winner's entry (CodeRewrite.cpp);
+            // what nvlink rebuilds from it then is not measured (a weak
+            // kernel with a fence replaced by an explicit specialization).
+            const InputSection *code = file.symbols[fn->second]->section;
+            if (role != FrameRole::Plain && code && code->isRewrittenCode())
+                throw FatalError(where + ": the frame entry of '" +
+                                 demangleForMessage(std::string(file.symbols[fn->second]->name)) +
+                                 "', whose weak copy a definition with code the target rewrites "
+                                 "replaced, is rebuilt by nvlink in a way culd does not model");
+            switch (role) {
             case FrameRole::Plain:
                 break;
             case FrameRole::Replaced:
@@ -462,7 +472,7 @@ private:
         const InputSection *code = w.file->symbols[w.symbolIndex]->section;
         MercuryEntry copy = mercuryEntry(file, symbolIndex);
         MercuryEntry winner = mercuryEntry(*w.file, w.symbolIndex);
-        if (!code || code->isRewrittenCode() || !copy.fde || !winner.fde)
+        if (!code || !copy.fde || !winner.fde)
             throw refuse("which culd does not model here");
         requireAddressRange(*copy.fde, where);
         requireAddressRange(*winner.fde, where);

@@ -450,8 +450,15 @@ void linkSequences(ObjectFile &file, InputSection &table, const ElfSection &relo
                 const Symbol *function = file.symbols[fn->second];
                 if (auto r = ranks.find(function); r != ranks.end())
                     rank = r->second;
-                if (function->section && function->section->isRewrittenCode())
+                if (function->section && function->section->isRewrittenCode()) {
+                    // Another file's code: this sequence is of a weak copy
+                    // that definition replaced; not measured.
+                    if (function->section->file != &file)
+                        throw FatalError(where + ": the line-number sequence at offset " +
+                                         hex(s.begin) + " is of a weak copy replaced by code "
+                                         "the target rewrites, which culd cannot move");
                     rewritten = function->section;
+                }
             }
             kept.push_back({&s, rank, rewritten});
         }

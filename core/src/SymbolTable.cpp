@@ -232,6 +232,15 @@ public:
         if (!newWeak && !oldWeak)
             return conflict(es, file, "Multiple definition of '" + std::string(es.name) + "' in '" +
                             file.name() + "', first defined in '" + s->file->name() + "'");
+        // A kernel defined weak in one input and strong in another (an
+        // explicit specialization of a template kernel another unit
+        // instantiates): on sm_75-sm_90 nvlink keeps both definitions'
+        // parameter banks in the kernel's .nv.constant0 (0x168 + 0x168 on
+        // sm_89), in either order; culd kept one. Not modelled: refused.
+        if (newWeak != oldWeak && (es.other & STO_CUDA_ENTRY))
+            throw FatalError(file.name() + ": kernel '" + demangleForMessage(es.name) +
+                             "' is defined both weak and strong (first in '" +
+                             s->file->name() + "'), which culd does not link yet");
         if (oldWeak && !newWeak)
             return replace(*s, es, file, section);
         if (!oldWeak && newWeak) {

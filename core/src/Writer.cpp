@@ -7,6 +7,7 @@
 #include "culd/Bytes.h"
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
+#include "culd/Hex.h"
 #include "culd/ElfWriter.h"
 #include "culd/OutputFile.h"
 #include "culd/StringTable.h"
@@ -844,8 +845,14 @@ private:
 
     // The fields the linker rewrites in a piece, where they were linked.
     static void writePatches(const InputSection &in, uint8_t *dst) {
-        for (const FieldPatch &f : in.patches)
-            writeLittle(dst + *in.linkedOffset(f.offset), f.value, f.width);
+        for (const FieldPatch &f : in.patches) {
+            std::optional<uint64_t> at = in.linkedOffset(f.offset);
+            if (!at)
+                throw FatalError("internal error: a field of section '" +
+                                 std::string(in.name()) + "' at offset " + hex(f.offset) +
+                                 " is rewritten but not linked");
+            writeLittle(dst + *at, f.value, f.width);
+        }
     }
 
     Context &ctx_;

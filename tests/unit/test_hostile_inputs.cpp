@@ -384,6 +384,41 @@ TEST_CASE("hostile: code no function symbol names, using extern shared memory", 
           "(-r) with -g is not supported yet");
 }
 
+namespace {
+
+struct MutationCounts {
+    unsigned links = 0, refused = 0;
+};
+
+// Links `args` (which name `written`) once for each byte of the first
+// `limit` bytes of `section` in `e`, set to 0x00 and to 0xff and written to
+// `written`: each link goes through or fails with a message and leaves no
+// output (`out`).
+MutationCounts linkByteMutations(const CubinEditor &e, const char *section, uint64_t limit,
+                                 const fs::path &written, const fs::path &out,
+                                 const std::vector<std::string> &args) {
+    MutationCounts counts;
+    const elf::Shdr64 h = e.header(e.find(section));
+    for (uint64_t at = 0; at < std::min<uint64_t>(h.size, limit); ++at) {
+        for (uint8_t value : {uint8_t(0x00), uint8_t(0xff)}) {
+            CubinEditor copy = e;
+            copy.bytes[h.offset + at] = value;
+            writeFile(written, copy.bytes);
+            std::string result = link(args);
+            ++counts.links;
+            if (result != "ok") {
+                ++counts.refused;
+                CHECK_FALSE(result.empty());
+                CHECK_FALSE(fs::exists(out));
+            }
+            fs::remove(out);
+        }
+    }
+    return counts;
+}
+
+} // namespace
+
 TEST_CASE("hostile: a replaced weak copy's frame entries, byte by byte", "[hostile]") {
     // 119-weak-replaced-leaf-with-frame (sm_100): frame.cubin's pick() is
     // replaced by small.cubin's, so the linker maps the copy's Mercury
@@ -394,35 +429,21 @@ TEST_CASE("hostile: a replaced weak copy's frame entries, byte by byte", "[hosti
     TempDir dir;
     const fs::path fixtures = fixturesDir() / "119-weak-replaced-leaf-with-frame" / "sm_100";
     const std::vector<std::string> names = {"frame.cubin", "small.cubin"};
+    const std::vector<std::string> args = {"-arch=sm_100", (dir / "frame.cubin").string(),
+                                           (dir / "small.cubin").string(), "-o",
+                                           (dir / "out.cubin").string()};
     unsigned links = 0, refused = 0;
     for (const std::string &edited : names) {
+        for (const std::string &other : names)
+            if (other != edited)
+                fs::copy_file(fixtures / other, dir / other,
+                              fs::copy_options::overwrite_existing);
         for (const char *section : {".debug_frame", ".nv.merc.debug_frame"}) {
-            CubinEditor e(fixtures / edited);
-            const elf::Shdr64 h = e.header(e.find(section));
             // The first CIE (0x38 bytes) and the FDE after it.
-            const uint64_t end = std::min<uint64_t>(h.size, 0x70);
-            for (uint64_t at = 0; at < end; ++at) {
-                for (uint8_t value : {uint8_t(0x00), uint8_t(0xff)}) {
-                    CubinEditor copy = e;
-                    copy.bytes[h.offset + at] = value;
-                    writeFile(dir / edited, copy.bytes);
-                    for (const std::string &other : names)
-                        if (other != edited)
-                            fs::copy_file(fixtures / other, dir / other,
-                                          fs::copy_options::overwrite_existing);
-                    std::string result =
-                        link({"-arch=sm_100", (dir / "frame.cubin").string(),
-                              (dir / "small.cubin").string(), "-o",
-                              (dir / "out.cubin").string()});
-                    ++links;
-                    if (result != "ok") {
-                        ++refused;
-                        CHECK_FALSE(result.empty());
-                        CHECK_FALSE(fs::exists(dir / "out.cubin"));
-                    }
-                    fs::remove(dir / "out.cubin");
-                }
-            }
+            MutationCounts c = linkByteMutations(CubinEditor(fixtures / edited), section, 0x70,
+                                                 dir / edited, dir / "out.cubin", args);
+            links += c.links;
+            refused += c.refused;
         }
     }
     CHECK(links == 2 * 2 * 0x70 * 2);
@@ -438,26 +459,14 @@ TEST_CASE("hostile: line tables of code the target rewrites, byte by byte", "[ho
     // (run under ASan/UBSan).
     TempDir dir;
     const fs::path input = fixturesDir() / "151-fence-kernels-lineinfo" / "sm_100" / "fences.cubin";
+    const std::vector<std::string> args = {"-arch=sm_100", (dir / "fences.cubin").string(), "-o",
+                                           (dir / "out.cubin").string()};
     unsigned links = 0, refused = 0;
     for (const char *section : {".debug_line", ".nv_debug_line_sass"}) {
-        CubinEditor e(input);
-        const elf::Shdr64 h = e.header(e.find(section));
-        for (uint64_t at = 0; at < h.size; ++at) {
-            for (uint8_t value : {uint8_t(0x00), uint8_t(0xff)}) {
-                CubinEditor copy = e;
-                copy.bytes[h.offset + at] = value;
-                writeFile(dir / "fences.cubin", copy.bytes);
-                std::string result = link({"-arch=sm_100", (dir / "fences.cubin").string(), "-o",
-                                           (dir / "out.cubin").string()});
-                ++links;
-                if (result != "ok") {
-                    ++refused;
-                    CHECK_FALSE(result.empty());
-                    CHECK_FALSE(fs::exists(dir / "out.cubin"));
-                }
-                fs::remove(dir / "out.cubin");
-            }
-        }
+        MutationCounts c = linkByteMutations(CubinEditor(input), section, UINT64_MAX,
+                                             dir / "fences.cubin", dir / "out.cubin", args);
+        links += c.links;
+        refused += c.refused;
     }
     CHECK(links > 500);
     CHECK(refused > 0);

@@ -20,6 +20,7 @@
 #include "culd/Link.h"
 #include "culd/Strings.h"
 
+#include <cstring>
 #include <unordered_map>
 
 namespace culd {
@@ -232,6 +233,28 @@ void useFirstCopys(const ObjectFile &file, const RelocsOf &relocsOf, const Input
     *mine->second = *theirs->second;
 }
 
+// The copies' .nv.info.<f> must hold the same bytes: nvlink finds those by
+// name too, and where they differ (an -r output of units with the device
+// runtime, one copy's listing a launched kernel in EXTERNS: difftest seed
+// 88001, sm_100/sm_120 two-step) its choice is not measured.
+void requireSameAttributes(const ObjectFile &file, const InputSection &first,
+                           const InputSection &copy) {
+    const InputSection *theirs = nullptr, *mine = nullptr;
+    for (const InputSection *s : file.sections)
+        if (s && s->kind == SectionKind::NvInfoFunc) {
+            if (s->text == &first)
+                theirs = s;
+            else if (s->text == &copy)
+                mine = s;
+        }
+    ByteView a = theirs ? theirs->bytes() : ByteView{}, b = mine ? mine->bytes() : ByteView{};
+    if ((theirs == nullptr) != (mine == nullptr) || a.size != b.size ||
+        (a.size && std::memcmp(a.data, b.data, a.size) != 0))
+        throw FatalError(file.name() + ": function '" + functionName(copy) +
+                         "' is defined more than once with different attributes (.nv.info); "
+                         "nvlink finds them by name, which culd does not model here");
+}
+
 // nvlink finds a function's relocations by the function's name. An input
 // holding several local functions of one name (an -r output of units that
 // each carry the math library's __internal_trig_reduction_slowpathd) thus
@@ -254,6 +277,7 @@ void patchCopiesAsTheFirst(ObjectFile &file) {
     const RelocsOf sass = indexByTarget(file.relocSections);
     const RelocsOf mercury = indexByTarget(file.mercuryRelocSections);
     for (auto [first, copy] : copies) {
+        requireSameAttributes(file, *first, *copy);
         useFirstCopys(file, sass, *first, *copy);
         useFirstCopys(file, mercury, *first->shadow, *copy->shadow);
     }

@@ -388,7 +388,7 @@ class Context:
 def jobs_for(args):
     """(name, prepare, flags) for every program to test, lazily."""
     if args.library is not None:
-        lib = os.path.join(HERE, "library")
+        lib = args.library_root
         for d in sorted(os.listdir(lib)):
             if os.path.isdir(os.path.join(lib, d)) and (not args.library or d in args.library):
                 path = os.path.join(lib, d)
@@ -462,6 +462,8 @@ def main():
                     help="comma-separated: cubin,host,rel,twostep (default cubin,host)")
     ap.add_argument("--debug", action="store_true", help="compile some programs with -G or -lineinfo")
     ap.add_argument("--library", nargs="*", help="run the hand-written library set (or the named programs) instead")
+    ap.add_argument("--library-root", default=os.path.join(HERE, "library"),
+                    help="where --library finds its programs, one folder each (default: library/ beside run.py)")
     ap.add_argument("--cuda", default="/usr/local/cuda")
     ap.add_argument("--culd", default=os.path.join(REPO, "build", "tools", "culd", "culd"))
     ap.add_argument("--culd-diff", default=os.path.join(REPO, "build", "tools", "culd-diff", "culd-diff"))

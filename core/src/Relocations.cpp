@@ -158,11 +158,13 @@ private:
         }
         // libcudadevrt (__cudaCDP2MemcpyAsync, __cudaCDP2MemsetAsync) reads
         // the size of PTX's constant bank 0 from this undefined local:
-        // nvlink patches it in (-r too, where a capsule keeps its bytes:
-        // dynamic-parallelism programs, sm_89-sm_120; a final link writes
-        // it there too).
+        // nvlink patches it into the SASS, -r too, and leaves a capsule's
+        // bytes as they are, in a final link too (a device-side
+        // cudaMemcpyAsync, sm_100 and sm_120, with and without __constant__
+        // data; culd wrote the size there, exit 0: the CUDA
+        // cdpAdvancedQuicksort sample).
         if (isPtxConst0Size(*sym)) {
-            if (ctx_.opts.relocatable && target.mercuryKind == CULD_MERC_CODE)
+            if (target.mercuryKind == CULD_MERC_CODE)
                 return;
             record(*target.out, offset, *desc, *sym, CULD_TARGET_OTHER, r.addend, !rela, nullptr,
                    ptxConst0Size_);

@@ -1,0 +1,1 @@
+nvcc -arch=sm_100 -rdc=true main.o -o app

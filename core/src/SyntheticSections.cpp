@@ -774,13 +774,17 @@ private:
         // functions reached only through pointers); a debug link, which
         // removes no code, keeps every input's, and so does -r (a device
         // function nothing calls keeps its prototype: corpus 131, every
-        // arch).
+        // arch). A function whose address any unit takes has none, called
+        // or not, in every kind of link, as ptxas gives it none in its own
+        // unit (corpus 154; the CUDA simpleSeparateCompilation sample's -r).
         std::unordered_set<Symbol *> called;
         for (Symbol *f : functions_)
             if (f->func)
                 called.insert(f->func->callees.begin(), f->func->callees.end());
-        std::vector<std::pair<Symbol *, std::string_view>> protos;
         std::unordered_set<Symbol *> seen;
+        for (const auto &t : ctx_.callGraph.addressTaken)
+            seen.insert(t.symbol);
+        std::vector<std::pair<Symbol *, std::string_view>> protos;
         for (const auto &p : ctx_.callGraph.prototypes)
             if (!isDeadSymbol(p.symbol) &&
                 (ctx_.opts.debug || ctx_.opts.relocatable || called.count(p.symbol)) &&

@@ -9,7 +9,8 @@
 //     [MEMBAR, bit 79 set]        lo 0x7992,     modifiers 0x8000
 //     MEMBAR                      the fence
 //
-// Measured on nvlink 13.0.88 (docs/nvlink-findings.md, "Memory fences"),
+// (cooperative groups' grid sync puts both MEMBARs under one guard
+// predicate: lo 0x2992 for P2). Measured on nvlink 13.0.88 (docs/nvlink-findings.md, "Memory fences"),
 // sm_100, 103, 110, 120 and 121 alike: in a final link nvlink deletes the
 // placeholders and that bit-79 MEMBAR from every kernel that makes no call,
 // and keeps device functions and kernels with a call as they are; a -r link
@@ -42,7 +43,6 @@ constexpr uint64_t kModifierMask = (uint64_t(1) << 41) - 1; // hi bits below the
 bool isPlaceholder(const Insn &i) {
     return i.lo == 0xfffff984 && (i.hi & kModifierMask) == 0x800;
 }
-bool isFencePrelude(const Insn &i) { return i.lo == 0x7992 && (i.hi & kModifierMask) == 0x8000; }
 // A bit-79 MEMBAR under any guard. ptxas also writes one under a predicate,
 // without placeholders before it (a release fetch_add of cuda::atomic_ref),
 // and nvlink removes that too (generated kernels, sm_100 and sm_120: one
@@ -57,7 +57,7 @@ bool isNop(const Insn &i) { return (i.lo & 0xfff) == 0x918; }
 // Control instructions without a code target of their own.
 bool hasNoTarget(uint32_t op9) {
     return (fallsThroughOnly(op9) && op9 != kBssy) || op9 == kExit || op9 == kRet ||
-           op9 == kKill;
+           op9 == kKill || op9 == kBpt;
 }
 
 // BSSY's reconvergence point: a signed byte offset from the next
@@ -68,6 +68,21 @@ bool setBssyOffsetBytes(Insn &i, int64_t bytes) {
         return false;
     i.lo = (i.lo & 0xffffffffu) | uint64_t(static_cast<uint32_t>(bytes)) << 32;
     return true;
+}
+
+// Whether the instruction after four placeholders (and the prelude, with
+// `prelude`) is a fence of a measured shape: unguarded after no prelude, and
+// under the prelude's own guard after one (cooperative groups' grid sync
+// guards both with the predicate of its one arriving thread, and nvlink
+// removes the placeholders and the prelude there too: the CUDA
+// reductionMultiBlockCG sample, sm_100 and sm_120).
+bool fenceAfter(const std::vector<Insn> &code, size_t at, bool prelude) {
+    const Insn &fence = code[at + (prelude ? 1 : 0)];
+    if (isAnyFencePrelude(fence))
+        return false;
+    if (!prelude)
+        return isUnguardedFence(fence);
+    return (fence.lo & 0xfff) == 0x992 && guard(fence) == guard(code[at]);
 }
 
 // The instructions removed: each placeholder run must be the measured
@@ -82,10 +97,9 @@ bool findRemoved(const std::vector<Insn> &code, std::vector<bool> &removed, std:
         size_t j = i;
         while (j < code.size() && j - i < 4 && isPlaceholder(code[j]))
             ++j;
-        bool prelude = j - i == 4 && j < code.size() && isFencePrelude(code[j]);
+        bool prelude = j - i == 4 && j < code.size() && isAnyFencePrelude(code[j]);
         size_t fence = j + (prelude ? 1 : 0);
-        if (j - i != 4 || fence >= code.size() || !isUnguardedFence(code[fence]) ||
-            isFencePrelude(code[fence])) {
+        if (j - i != 4 || fence >= code.size() || !fenceAfter(code, j, prelude)) {
             error = "the memory-fence sequence at offset " + hex(uint64_t(i) * 16) +
                     " is not of the shape culd has measured";
             return false;

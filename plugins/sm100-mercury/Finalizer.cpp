@@ -167,7 +167,10 @@ bool buildSuccessors(const std::vector<Insn> &code, const std::vector<uint64_t> 
         uint32_t op = opcode9(insn);
         int64_t next = i + 1 < n ? i + 1 : -1;
         auto &s = succ.direct[static_cast<size_t>(i)];
-        if (!isControlClass(op) || fallsThroughOnly(op)) {
+        // A trap is followed as if it fell through: generated __trap() and
+        // __brkpt() kernels, 230 of 234 nvlink rewrote exact (228 taking
+        // it for an EXIT), the rest refused.
+        if (!isControlClass(op) || fallsThroughOnly(op) || op == kBpt) {
             s[0] = next;
         } else if (op == kBra) {
             int64_t off = branchOffsetBytes(insn);
@@ -362,29 +365,47 @@ void applyShiftOnly(std::vector<Insn> &code, size_t p0, uint32_t b0) {
 // same. nvlink re-derives the consumers of such a producer, and of the
 // producers its barrier released it with, from the registers: each is
 // waited on where its destination is first touched (libcudadevrt's
-// memcpy_3d_device, the generated many-parameter kernels). Returns every
+// memcpy_3d_device, the generated many-parameter kernels). Collects every
 // such slot up to `end` (the shift range's last instruction).
-std::vector<Slot> forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
-                               const std::vector<bool> &reached, size_t p0, uint32_t b0,
-                               size_t end) {
-    std::vector<Slot> forced;
+// A global load sharing a barrier while 2-5 (the ones its write barrier
+// comes from) are taken but 0 or 1 is free is refused: nvlink re-derived
+// one such load (it took 5 alone, generated __trap() kernels) and kept ten
+// others in their group, and what tells them apart is not known.
+bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                  const std::vector<bool> &reached, size_t p0, uint32_t b0, size_t end,
+                  std::vector<Slot> &forced, std::string &error) {
+    constexpr uint32_t kAll = (1u << kNumBarriers) - 1;
+    constexpr uint32_t kLongLatency = kAll & ~((1u << kLongLatencyFloor) - 1);
     for (size_t i = p0 + 1; i <= end; ++i) {
         if (!reached[i])
             continue;
         uint32_t wait = waitMask(code[i]);
-        auto pending = [&](uint32_t b) {
-            return b == b0 || (!(wait >> b & 1) && !in[i][b].empty());
-        };
-        unsigned live = 0;
+        uint32_t live = 1u << b0;
         for (uint32_t b = 0; b < kNumBarriers; ++b)
-            live += pending(b) ? 1 : 0;
+            if (!(wait >> b & 1) && !in[i][b].empty())
+                live |= 1u << b;
         for (unsigned f = 0; f < 2; ++f) {
             uint32_t b = getBits(code[i], kSlotBits[f], 3);
-            if (b == b0 || (b < kNumBarriers && pending(b) && live == kNumBarriers))
+            bool write = kSlotBits[f] == kWriteBarrierBit;
+            // ptxas gives an instruction its read barrier before its write
+            // barrier, so the write slot also finds the read slot's taken
+            // (the sortingNetworks sample's bitonicSortShared: an LDG whose
+            // read barrier took the last free one shares its write barrier).
+            uint32_t taken = live | (write && readBarrier(code[i]) < kNumBarriers
+                                         ? 1u << readBarrier(code[i])
+                                         : 0);
+            if (b == b0 || (b < kNumBarriers && (live >> b & 1) && taken == kAll)) {
                 forced.push_back(static_cast<Slot>(i * 2 + f));
+            } else if (b < kNumBarriers && (live >> b & 1) && write && isGlobalLoad(code[i]) &&
+                       (taken & kLongLatency) == kLongLatency) {
+                error = "the global load at offset " + hex(i * 16) +
+                        " shares a scoreboard barrier with 2-5 taken and a lower one free; "
+                        "nvlink's choice there is not known";
+                return false;
+            }
         }
     }
-    return forced;
+    return true;
 }
 
 constexpr size_t kNever = std::string::npos;
@@ -1155,7 +1176,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     }
     const size_t end = shiftRangeEnd(code, p0, b0);
     Rederived rd;
-    std::vector<Slot> forced = forcedShares(code, in, reached, p0, b0, end);
+    std::vector<Slot> forced;
+    if (!forcedShares(code, in, reached, p0, b0, end, forced, error))
+        return false;
     if (!forced.empty() && !rederive(code, in, b0, forced, rd, error)) {
         error = "the producer at offset " + hex(forced.front() / 2 * 16) +
                 " shares a scoreboard barrier for want of a free one; nvlink re-derives its "
@@ -1328,6 +1351,35 @@ bool isCall(const Insn &insn) {
     return op == 0x143 || op == 0x144;
 }
 
+namespace {
+
+// Where a kernel's traps (BPT) stand. nvlink leaves a kernel whose trap
+// comes right after a global store as ptxas wrote it (generated kernels
+// `if (c) { q[0] = v; __trap(); }`: 86 of 86), and rewrites one whose
+// traps each start the block a branch skips (`if (c) __trap();`: 234 of
+// 234). Other shapes are not measured.
+enum class TrapShape { None, AfterBranch, AfterStore, Unknown };
+TrapShape trapShape(const std::vector<Insn> &code, std::string &error) {
+    TrapShape shape = TrapShape::None;
+    for (size_t i = 0; i < code.size(); ++i) {
+        if (opcode9(code[i]) != kBpt)
+            continue;
+        uint32_t before = i > 0 ? opcode12(code[i - 1]) : 0;
+        TrapShape here = before == 0x986   ? TrapShape::AfterStore
+                         : (before & 0x1ff) == kBra ? TrapShape::AfterBranch
+                                                    : TrapShape::Unknown;
+        if (here == TrapShape::Unknown || (shape != TrapShape::None && here != shape)) {
+            error = "the trap at offset " + hex(i * 16) +
+                    " follows an instruction nvlink's handling of which is not measured";
+            return TrapShape::Unknown;
+        }
+        shape = here;
+    }
+    return shape;
+}
+
+} // namespace
+
 bool rewriteScoreboards(std::vector<Insn> &code, std::string &error, Allocation allocation,
                         const std::vector<uint64_t> &jumpTargets) {
     auto p0 = std::find_if(code.begin(), code.end(), isStackPointerLoad);
@@ -1340,6 +1392,15 @@ bool rewriteScoreboards(std::vector<Insn> &code, std::string &error, Allocation 
     if (b0 >= kNumBarriers) {
         error = "stack-pointer load at offset " + hex(at * 16) + " uses barrier " +
                 std::to_string(b0);
+        return false;
+    }
+    switch (trapShape(code, error)) {
+    case TrapShape::None:
+    case TrapShape::AfterBranch:
+        break;
+    case TrapShape::AfterStore:
+        return true;
+    case TrapShape::Unknown:
         return false;
     }
     if (allocation == Allocation::ShiftOnly) {

@@ -35,6 +35,7 @@ constexpr uint32_t kBrx = 0x149;   // 0x949 BRX: indirect, through a jump table
 constexpr uint32_t kExit = 0x14d;
 constexpr uint32_t kRet = 0x150;
 constexpr uint32_t kKill = 0x15b;
+constexpr uint32_t kBpt = 0x15c;   // 0x95c BPT.TRAP: __trap(), __brkpt()
 // Guard predicate (bits 12-15); 7 = PT, i.e. unconditional.
 inline uint32_t guard(const Insn &i) { return static_cast<uint32_t>(i.lo >> 12 & 0xf); }
 constexpr uint32_t kAlways = 7;

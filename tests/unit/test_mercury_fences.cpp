@@ -78,6 +78,34 @@ TEST_CASE("fences: the placeholders and the prelude go, the fence stays",
     CHECK(codeOf(cta) == function({kStore, kMembarCta}));
 }
 
+TEST_CASE("fences: a prelude and fence under one guard go as the unguarded ones do",
+          "[mercury][fences]") {
+    // Cooperative groups' grid sync (corpus 156): four placeholders, then
+    // the bit-79 MEMBAR and the fence, both under @P2 (lo 0x2992), as
+    // ptxas 13.0 wrote them. nvlink keeps only the fence.
+    Insn prelude = {0x0000000000002992, 0x000fc00000008000};
+    Insn fence = {0x0000000000002992, 0x000fec000000a000};
+    FenceRewrite r = rewrite(function({kStore, kPlaceholder, kPlaceholder, kPlaceholder,
+                                       kPlaceholder, prelude, fence, kStore}));
+    REQUIRE(r.status == FenceRewrite::Status::Rewritten);
+    CHECK(codeOf(r) == function({kStore, fence, kStore}));
+    // A fence under another guard than its prelude's, or none, is refused.
+    Insn other = fence;
+    other.lo = 0x0000000000001992;
+    for (const Insn &f : {other, kMembarGpu}) {
+        FenceRewrite mixed = rewrite(function({kStore, kPlaceholder, kPlaceholder, kPlaceholder,
+                                               kPlaceholder, prelude, f, kStore}));
+        REQUIRE(mixed.status == FenceRewrite::Status::Error);
+        CHECK(mixed.error.find("not of the shape culd has measured") != std::string::npos);
+    }
+    // A trap has no target to move (cooperative groups check with __trap()).
+    Insn trap = {0x000000040000795c, 0x000fea0000300000};
+    FenceRewrite withTrap = rewrite(function(
+        {trap, kPlaceholder, kPlaceholder, kPlaceholder, kPlaceholder, kMembarCta}));
+    REQUIRE(withTrap.status == FenceRewrite::Status::Rewritten);
+    CHECK(codeOf(withTrap) == function({trap, kMembarCta}));
+}
+
 TEST_CASE("fences: device functions and kernels that call keep them", "[mercury][fences]") {
     std::vector<Insn> body = {kPlaceholder, kPlaceholder, kPlaceholder, kPlaceholder,
                               kMembarCta};

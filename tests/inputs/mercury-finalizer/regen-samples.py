@@ -2,7 +2,8 @@
 """Regenerates the generated finaliser samples (see README.md) with CUDA
 13.0's nvcc, ptxas and nvlink on PATH: for each warp-shuffle SAMPLE
 (dvSEED_K.ARCH) or many-parameter one (mpSEED_K.ARCH) the seed's file of
-gen-warp-shuffle.py or gen-many-params.py is compiled with
+gen-warp-shuffle.py or gen-many-params.py, and for a hand-written one
+(NAME.ARCH) its corpus case's source (HAND_WRITTEN), is compiled with
 `nvcc -rdc=true -cubin`, for each exit variant (vSEED.ARCH) the PTX of
 gen-exit-variants.py with `ptxas -c`; the cubin is linked alone by
 nvlink, and the kernel's `.text` is written twice: nvlink's as
@@ -24,7 +25,9 @@ SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
            "dv115_2.sm_100", "dv124_2.sm_120", "mp16_2.sm_100", "mp62_6.sm_100",
            "mp103_7.sm_100",
            "v2.sm_100", "v100.sm_100", "v113.sm_120", "v124.sm_120", "v335.sm_120",
-           "v161.sm_100"]
+           "v161.sm_100", "sortpairs.sm_100"]
+# Hand-written samples: the corpus source each is compiled from.
+HAND_WRITTEN = {"sortpairs": "153-forced-share-after-read-barrier/sortpairs.cu"}
 
 
 def measure_module():
@@ -38,6 +41,12 @@ def measure_module():
 def compile_sample(kernel, arch, work):
     """The cubin holding `kernel`: a warp-shuffle file through nvcc, an exit
     variant through ptxas."""
+    if kernel in HAND_WRITTEN:
+        own = os.path.join(ROOT, "tests", "corpus", HAND_WRITTEN[kernel])
+        obj = os.path.join(work, "%s.%s.cubin" % (kernel, arch))
+        subprocess.run(["nvcc", "-w", "-arch=" + arch, "-rdc=true", "-cubin", "-o", obj, own],
+                       check=True)
+        return obj
     generated = kernel.startswith("dv") or kernel.startswith("mp")
     seed = kernel[2:].split("_")[0] if generated else kernel[1:]
     src = os.path.join(work, ("%s%s.cu" % (kernel[:2], seed)) if generated else "v%s.ptx" % seed)
@@ -62,7 +71,10 @@ def regenerate(m, sample, work):
     subprocess.run(["nvlink", "-arch=" + arch, obj, "-o", linked], check=True)
     ptxas = m.Elf(open(obj, "rb").read())
     nvlink = m.Elf(open(linked, "rb").read())
-    po, ps = ptxas.texts()[kernel]
+    texts = ptxas.texts()
+    if kernel not in texts:  # a hand-written file's one kernel
+        (kernel,) = texts
+    po, ps = texts[kernel]
     no, ns = nvlink.texts()[kernel]
     if ps != ns:
         sys.exit("%s: nvlink changed the size of the kernel's code" % sample)

@@ -906,6 +906,49 @@ TEST_CASE("mercury finaliser: a global load sharing with 2-5 taken and 1 free is
           std::string::npos);
 }
 
+TEST_CASE("mercury finaliser: only constant loads are measured on the R1 load's barrier",
+          "[mercury]") {
+    // Six barriers live, then an S2R ptxas put on the R1 load's barrier
+    // (the matrixMul sample's shape, corpus 158): nvlink's barrier for it
+    // differs from the one the rules for LDC and LDCU give.
+    std::vector<Insn> code{ldcR1(0),       make(0xb82, 1), make(kS2R, 2),  make(kLdcu, 3),
+                           make(kS2R, 4),  make(0x9c3, 5), make(kS2R, 0),  make(kIadd, kNone, kNone, 0x3f),
+                           exitInsn(1)};
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(code, error));
+    CHECK(error.find("the producer at offset 0x60 (opcode 0x919) shares the stack-pointer "
+                     "load's barrier") != std::string::npos);
+}
+
+TEST_CASE("mercury finaliser: a loop-carried wait across opposite predicates is refused",
+          "[mercury]") {
+    // The clock sample's shape (corpus 159): `@P1 BRA` waits on the read
+    // barrier of the `@!P1 STS` later in the loop; nvlink dropped the wait.
+    auto guarded = [](Insn i, uint32_t g) {
+        setBits(i, 12, 4, g);
+        return i;
+    };
+    const uint32_t kSts = 0x388;
+    std::vector<Insn> code{ldcR1(0),
+                           make(kIadd, kNone, kNone, 1), // ends the R1 load's range
+                           make(kIadd),                  // the loop's top
+                           guarded(bra(3, 5, false, 1u << 1), 1),
+                           make(kIadd),
+                           guarded(make(kSts, kNone, 1), 9),
+                           bra(6, 2, true),
+                           exitInsn()};
+    std::vector<Insn> in = code;
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(code, error));
+    CHECK(error.find("the wait at offset 0x30 is for producers later in a loop under the "
+                     "opposite predicate") != std::string::npos);
+    // Under the same predicate (or none) the wait is kept, as nvlink does.
+    code = in;
+    code[5] = guarded(make(kSts, kNone, 1), 1);
+    std::vector<Insn> out = rewritten(code);
+    CHECK(waits(out[3]) == 1u << rbar(out[5]));
+}
+
 TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]") {
     // X (W1) is consumed on both sides of an early `@P BRA`; after the
     // branch Y reuses barrier 0 (free once the R1 load's wait is gone in

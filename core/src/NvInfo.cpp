@@ -77,7 +77,7 @@ constexpr std::array<EiattrInfo, EIATTR_LAST + 1> kEiattrs = {{
     {0x35, "SW2861232_WAR", NV, P::None, S::None},
     {0x36, "SW_WAR", SV, P::Word, S::None},
     {0x37, "CUDA_API_VERSION", SV, P::Word, S::None},
-    {0x38, "NUM_MBARRIERS", SV, P::SymbolValue, S::None},
+    {0x38, "NUM_MBARRIERS", HV, P::Value, S::None},
     {0x39, "MBARRIER_INSTR_OFFSETS", SV, P::Offsets, S::None},
     {0x3A, "COROUTINE_RESUME_OFFSETS", SV, P::Offsets, S::None},
     {0x3B, "SAM_REGION_STACK_SIZE", SV, P::SymbolValue, S::FirstWord},

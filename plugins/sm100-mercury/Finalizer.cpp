@@ -321,9 +321,12 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
 // joins a group whose first producer decides. Its read barrier is picked
 // like any other.
 // LDG, LD (0x980: CUB's scan kernel, a generic load on 5 pending past the
-// range stays there), and ATOMG (0x9a8), which returns what it read.
+// range stays there), ATOMG (0x9a8), which returns what it read, and the
+// texture fetch 0xf60 (the stereoDisparity sample, sm_100 and sm_120: ten
+// fetches on 5 pending past the range stay there).
 bool isGlobalLoad(const Insn &insn) {
-    return opcode12(insn) == 0x981 || opcode12(insn) == 0x980 || opcode12(insn) == 0x9a8;
+    uint32_t op = opcode12(insn);
+    return op == 0x981 || op == 0x980 || op == 0x9a8 || op == 0xf60;
 }
 constexpr uint32_t kLongLatencyFloor = 2;
 
@@ -1198,6 +1201,43 @@ bool checkLoopCarriedPredicates(const std::vector<Insn> &code, const std::vector
     return true;
 }
 
+// A wait past the R1 load's range that releases groups of two or more
+// colours, one reached around a loop (produced later in the code), where
+// a group moved off ptxas's index: curand_init's skip-ahead loop on sm_100
+// (the MonteCarloMultiGPU sample), where stores shifted onto the R1 load's
+// old barrier and a loop's stores on it are both released by one wait:
+// nvlink merged them on that barrier, culd kept them apart. Where every
+// such group keeps its index nvlink does too (CUB's and
+// cdpAdvancedQuicksort's loops); the rest is refused.
+bool checkLoopCarriedMerges(const std::vector<Insn> &code, Dependencies &deps,
+                            const std::unordered_map<Slot, uint32_t> &colour, size_t end,
+                            std::string &error) {
+    struct Released {
+        uint32_t colours = 0;
+        bool loopCarried = false, moved = false;
+    };
+    std::map<size_t, Released> at;
+    for (const auto &[slot, consumer] : deps.edges) {
+        if (consumer <= end)
+            continue;
+        auto it = colour.find(deps.groups.find(slot));
+        if (it == colour.end())
+            continue;
+        Released &r = at[consumer];
+        r.colours |= 1u << it->second;
+        r.loopCarried = r.loopCarried || slot / 2 > consumer;
+        r.moved = r.moved || getBits(code[slot / 2], kSlotBits[slot % 2], 3) != it->second;
+    }
+    for (const auto &[consumer, r] : at)
+        if (r.loopCarried && r.moved && (r.colours & (r.colours - 1))) {
+            error = "the wait at offset " + hex(consumer * 16) +
+                    " releases producers reached around a loop with others, on barriers "
+                    "moved from ptxas's; nvlink's barriers there are not understood";
+            return false;
+        }
+    return true;
+}
+
 bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 const std::vector<uint64_t> &jumpTargets, std::string &error) {
     const size_t n = code.size();
@@ -1356,6 +1396,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             }
         }
     }
+
+    if (!checkLoopCarriedMerges(code, deps, colour, end, error))
+        return false;
 
     // Rebuild the fields: slots take their group's colour, consumers wait on
     // the colours of the groups they consume.

@@ -960,6 +960,21 @@ TEST_CASE("mercury finaliser: a loop-carried wait across opposite predicates is 
     CHECK(waits(out[3]) == 1u << rbar(out[5]));
 }
 
+TEST_CASE("mercury finaliser: texture fetches are long-latency loads", "[mercury]") {
+    // texrow (corpus 161): the fetches keep barrier 5 past the range; as
+    // other producers they took the lowest free one (the stereoDisparity
+    // sample, exit 0).
+    CHECK(rewritten(sampleText("texrow.sm_100", "ptxas")) == sampleText("texrow.sm_100", "nvlink"));
+}
+
+TEST_CASE("mercury finaliser: a loop's producers released with moved ones are refused",
+          "[mercury]") {
+    // rng (corpus 162, curand_init's skip-ahead loop): nvlink merges the
+    // two groups one wait releases; culd's colours differ from it there.
+    CHECK(sampleText("rng.sm_100", "ptxas") != sampleText("rng.sm_100", "nvlink"));
+    checkSampleRefused("rng.sm_100", "releases producers reached around a loop with others");
+}
+
 TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]") {
     // X (W1) is consumed on both sides of an early `@P BRA`; after the
     // branch Y reuses barrier 0 (free once the R1 load's wait is gone in

@@ -141,12 +141,28 @@ private:
     std::map<std::pair<const Symbol *, uint32_t>, OutputSection *> functionBanks_;
 };
 
+// Whether the first local variable of `file` (symbol-table order) that lies
+// in its .nv.global or its module shared memory lies in .nv.global.
+bool globalHoldsFirstLocal(const ObjectFile &file) {
+    for (const Symbol *s : file.symbols)
+        if (s && s->isLocal && !s->isSectionSymbol && s->section &&
+            (s->section->kind == SectionKind::Global ||
+             s->section->kind == SectionKind::SharedGlobal ||
+             s->section->kind == SectionKind::SharedReserved))
+            return s->section->kind == SectionKind::Global;
+    return false;
+}
+
 // nvlink processes a file's weak functions before its other sections, so
 // their code comes first in the output; and it merges the file's module
 // shared memory (.nv_debug.shared) and reserved shared memory
 // (.nv.shared.reserved.<x>, sm_110: `.nv.shared.<k> .nv.global
 // .nv.shared.reserved.0` links as `.nv.shared.<k> .nv.shared.reserved.0
-// .nv.global`) before its .nv.global, whatever their order in the file.
+// .nv.global`) before its .nv.global, whatever their order in the file --
+// unless a local variable in .nv.global comes first in the symbol table
+// (a static __device__ variable, libcu++'s customization-point objects:
+// an -r output's .nv.global then stays ahead of its .nv_debug.shared, the
+// CUDA reductionMultiBlockCG sample's two-step link, sm_90; corpus 163).
 std::vector<InputSection *> mergeOrder(ObjectFile &file) {
     std::vector<InputSection *> weakText, rest, moduleShared;
     for (InputSection *s : file.sections) {
@@ -162,6 +178,8 @@ std::vector<InputSection *> mergeOrder(ObjectFile &file) {
     auto global = std::find_if(rest.begin(), rest.end(), [](const InputSection *s) {
         return s->kind == SectionKind::Global;
     });
+    if (global != rest.end() && globalHoldsFirstLocal(file))
+        ++global;
     rest.insert(global, moduleShared.begin(), moduleShared.end());
     weakText.insert(weakText.end(), rest.begin(), rest.end());
     return weakText;

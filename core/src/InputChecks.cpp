@@ -57,6 +57,7 @@ uint32_t expectedPayloadSize(const EiattrInfo &info) {
     case EiPayload::Symbol: return 4;
     case EiPayload::SymbolList:
     case EiPayload::Offsets:
+    case EiPayload::OffsetPairs:
     case EiPayload::BankOffsets:
     case EiPayload::Words: return 0;
     default: return UINT32_MAX;

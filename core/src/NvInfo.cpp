@@ -78,7 +78,9 @@ constexpr std::array<EiattrInfo, EIATTR_LAST + 1> kEiattrs = {{
     {0x36, "SW_WAR", SV, P::Word, S::None},
     {0x37, "CUDA_API_VERSION", SV, P::Word, S::None},
     {0x38, "NUM_MBARRIERS", HV, P::Value, S::None},
-    {0x39, "MBARRIER_INSTR_OFFSETS", SV, P::Offsets, S::None},
+    // Records of four words (offset, 0xff, 0, flags: simpleAWBarrier);
+    // only the first is an offset, and moving them is not measured.
+    {0x39, "MBARRIER_INSTR_OFFSETS", SV, P::Opaque, S::None},
     {0x3A, "COROUTINE_RESUME_OFFSETS", SV, P::Offsets, S::None},
     {0x3B, "SAM_REGION_STACK_SIZE", SV, P::SymbolValue, S::FirstWord},
     {0x3C, "PER_REG_TARGET_PERF_STATS", SV, P::Opaque, S::None},
@@ -89,7 +91,9 @@ constexpr std::array<EiattrInfo, EIATTR_LAST + 1> kEiattrs = {{
     {0x41, "RESERVED_SMEM_USED", NV, P::Symbol, S::None},
     {0x42, "RESERVED_SMEM_0_SIZE", SV, P::SymbolValue, S::None},
     {0x43, "UCODE_SECTION_DATA", SV, P::Opaque, S::None},
-    {0x44, "UNUSED_LOAD_BYTE_OFFSET", SV, P::Offsets, S::None},
+    // (offset, byte mask) pairs: nvlink moves the offset with the code
+    // and keeps the mask (0xfff0; Thrust's unique kernel, sm_100).
+    {0x44, "UNUSED_LOAD_BYTE_OFFSET", SV, P::OffsetPairs, S::None},
     {0x45, "KPARAM_INFO_V2", SV, P::Words, S::FirstWord},
     {0x46, "SYSCALL_OFFSETS", SV, P::Offsets, S::None},
     {0x47, "SW_WAR_MEMBAR_SYS_INSTR_OFFSETS", SV, P::Offsets, S::None},

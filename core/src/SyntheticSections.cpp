@@ -527,9 +527,12 @@ private:
         };
         if (!attr || attr->payload == EiPayload::Opaque)
             throw refuse("has a layout culd does not know");
-        if (attr->payload != EiPayload::Offsets)
+        if (attr->payload != EiPayload::Offsets && attr->payload != EiPayload::OffsetPairs)
             return;
-        for (size_t at = 0; at + 4 <= m.payload.size(); at += 4) {
+        size_t stride = attr->payload == EiPayload::OffsetPairs ? 8 : 4;
+        if (m.payload.size() % stride != 0)
+            throw refuse("is not a whole number of records");
+        for (size_t at = 0; at + 4 <= m.payload.size(); at += stride) {
             uint32_t offset;
             std::memcpy(&offset, m.payload.data() + at, 4);
             std::optional<uint64_t> moved = info.text->linkedOffset(offset);

@@ -874,6 +874,29 @@ TEST_CASE("hooks are called", "[plugin-boundary]") {
             return uint64_t(0);
         };
         CHECK(frameRange(after) == frameRange(before) - 16);
+        // A record of (offset, datum) pairs moves its offsets only: the
+        // EXIT record (0x70, 0x120) relabelled UNUSED_LOAD_BYTE_OFFSET,
+        // whose second word is a byte mask (nvlink keeps 0xfff0 there).
+        TempDir dir;
+        std::vector<uint8_t> relabelled = readFile(in[0]);
+        const std::string info = ".nv.info._Z5saxpyifPKfPf";
+        {
+            ElfFile f = ElfFile::parse("k", ByteView{relabelled.data(), relabelled.size()});
+            for (const ElfSection &sec : f.sections())
+                if (sec.name == info)
+                    for (const NvInfoRecord &rec : parseNvInfo(sec.data, {"k", "info"}))
+                        if (rec.code == EIATTR_EXIT_INSTR_OFFSETS)
+                            relabelled[sec.offset + rec.offset + 1] = EIATTR_UNUSED_LOAD_BYTE_OFFSET;
+        }
+        writeFile(dir.path() / "k.cubin", relabelled);
+        LinkResult pairs = link(mock, "sm_100", {dir.path() / "k.cubin"});
+        REQUIRE(pairs.outcome == "ok");
+        std::vector<uint32_t> words;
+        for (const NvInfoRecord &rec : parseNvInfo(pairs.section(info)->data, {"out", "info"}))
+            if (rec.code == EIATTR_UNUSED_LOAD_BYTE_OFFSET)
+                for (uint32_t i = 0; i < rec.wordCount(); ++i)
+                    words.push_back(rec.word(i));
+        CHECK(words == std::vector<uint32_t>{oldExits[0] - 16, oldExits[1]});
         // The capsule is the hook's; its metadata stays.
         const std::string capsule = ".nv.capmerc.text._Z5saxpyifPKfPf";
         std::vector<uint8_t> marked = bytesOf(before, capsule);

@@ -126,6 +126,12 @@ std::string Dumper::describeSval(const NvInfoRecord &r, const ElfSection &sectio
     }
     if ((kind == EiPayload::Offsets || kind == EiPayload::BankOffsets) && size % 4 == 0)
         return "offsets: " + wordList(r);
+    if (kind == EiPayload::OffsetPairs && size % 8 == 0) {
+        std::string text = "offset/datum:";
+        for (size_t i = 0; i + 1 < r.wordCount(); i += 2)
+            text += fmt::format(" {:#x}/{:#x}", r.word(i), r.word(i + 1));
+        return text;
+    }
     return rawPayload(r);
 }
 

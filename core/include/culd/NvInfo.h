@@ -35,6 +35,7 @@ enum class EiPayload : uint8_t {
     Symbol,      // SVAL: [u32 symbol index]
     SymbolList,  // SVAL: every u32 is a symbol index (EXTERNS)
     Offsets,     // SVAL: u32 instruction byte offsets
+    OffsetPairs, // SVAL: [u32 instruction byte offset][u32 datum] pairs
     BankOffsets, // SVAL: u32 offsets in the parameter constant bank
     Words,       // SVAL: u32 list without symbols (MAX_THREADS x,y,z ...)
     ParamCbank,  // SVAL: [u32 constant-section symbol][u16 offset][u16 size]

@@ -784,12 +784,13 @@ private:
         for (Symbol *f : functions_)
             if (f->func)
                 called.insert(f->func->callees.begin(), f->func->callees.end());
-        std::unordered_set<Symbol *> seen;
+        std::unordered_set<Symbol *> addressTaken;
         for (const auto &t : ctx_.callGraph.addressTaken)
-            seen.insert(t.symbol);
+            addressTaken.insert(t.symbol);
         std::vector<std::pair<Symbol *, std::string_view>> protos;
+        std::unordered_set<Symbol *> seen;
         for (const auto &p : ctx_.callGraph.prototypes)
-            if (!isDeadSymbol(p.symbol) &&
+            if (!isDeadSymbol(p.symbol) && !addressTaken.count(p.symbol) &&
                 (ctx_.opts.debug || ctx_.opts.relocatable || called.count(p.symbol)) &&
                 seen.insert(p.symbol).second)
                 protos.push_back({p.symbol, p.prototype});

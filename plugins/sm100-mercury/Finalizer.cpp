@@ -324,7 +324,7 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
 // range stays there), ATOMG (0x9a8), which returns what it read, and the
 // texture fetch 0xf60 (the stereoDisparity sample, sm_100 and sm_120: ten
 // fetches on 5 pending past the range stay there).
-bool isGlobalLoad(const Insn &insn) {
+bool isLongLatencyLoad(const Insn &insn) {
     uint32_t op = opcode12(insn);
     return op == 0x981 || op == 0x980 || op == 0x9a8 || op == 0xf60;
 }
@@ -401,7 +401,7 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
             // constant loads (LDC, LDCU) alone; the matrixMul sample's S2R
             // and S2UR there came out different from nvlink's, and no
             // other kind occurs in the measured sets.
-            if (b == b0 && write && opcode12(code[i]) != 0xb82 && opcode12(code[i]) != 0x7ac) {
+            if (b == b0 && write && opcode12(code[i]) != kLdc && opcode12(code[i]) != kLdcu) {
                 error = "the producer at offset " + hex(i * 16) + " (opcode " +
                         hex(opcode12(code[i])) +
                         ") shares the stack-pointer load's barrier; nvlink's barrier for it is "
@@ -410,7 +410,7 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
             }
             if (b == b0 || (b < kNumBarriers && (live >> b & 1) && taken == kAll)) {
                 forced.push_back(static_cast<Slot>(i * 2 + f));
-            } else if (b < kNumBarriers && (live >> b & 1) && write && isGlobalLoad(code[i]) &&
+            } else if (b < kNumBarriers && (live >> b & 1) && write && isLongLatencyLoad(code[i]) &&
                        (taken & kLongLatency) == kLongLatency) {
                 error = "the global load at offset " + hex(i * 16) +
                         " shares a scoreboard barrier with 2-5 taken and a lower one free; "
@@ -1304,7 +1304,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             // index; when that is taken, the lowest free one.
             bool inRange = i > p0 && i <= end;
             uint32_t pick = inRange ? kNumBarriers : old;
-            if (inRange && f == 0 && isGlobalLoad(code[i])) {
+            if (inRange && f == 0 && isLongLatencyLoad(code[i])) {
                 bool pendingPastRange = !firstConsumer.count(g) ||
                                         std::any_of(liveRange[g].begin(), liveRange[g].end(),
                                                     [end](size_t at) { return at > end; });
@@ -1334,7 +1334,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             // up: the range's rule and the old index disagree, and the one
             // kernel measured (warp-shuffle dv115_2, sm_100: 3 -> 2) followed
             // the range's. Which holds in general is not known.
-            if (i == end + 1 && f == 0 && isGlobalLoad(code[i]) && isConditionalExit(code[end]) &&
+            if (i == end + 1 && f == 0 && isLongLatencyLoad(code[i]) && isConditionalExit(code[end]) &&
                 !(taken >> old & 1) && lowestFree(taken, kLongLatencyFloor) < old) {
                 error = "the global load at offset " + hex(i * 16) +
                         " right after the conditional EXIT ending the stack-pointer load's range "
@@ -1429,7 +1429,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
 } // namespace
 
 bool isStackPointerLoad(const Insn &insn) {
-    return opcode12(insn) == 0xb82 && (insn.lo >> 16 & 0xff) == 1 &&
+    return opcode12(insn) == kLdc && (insn.lo >> 16 & 0xff) == 1 &&
            (insn.lo >> 32 & 0xffff) == 0xdf00;
 }
 
@@ -1452,7 +1452,7 @@ TrapShape trapShape(const std::vector<Insn> &code, std::string &error) {
         if (opcode9(code[i]) != kBpt)
             continue;
         uint32_t before = i > 0 ? opcode12(code[i - 1]) : 0;
-        TrapShape here = before == 0x986   ? TrapShape::AfterStore
+        TrapShape here = before == kStg    ? TrapShape::AfterStore
                          : (before & 0x1ff) == kBra ? TrapShape::AfterBranch
                                                     : TrapShape::Unknown;
         if (here == TrapShape::Unknown || (shape != TrapShape::None && here != shape)) {

@@ -24,7 +24,7 @@ Insn make(uint32_t op, uint32_t wbar = kNone, uint32_t rbar = kNone, uint32_t wa
     setBits(i, kWaitMaskBit, 6, wait);
     return i;
 }
-constexpr uint32_t kS2R = 0x919, kLdcu = 0x7ac, kLdg = 0x981, kIadd = 0xc10, kStg = 0x986;
+constexpr uint32_t kS2R = 0x919, kLdg = 0x981, kIadd = 0xc10; // kLdcu, kStg: Finalizer.h
 
 Insn ldcR1(uint32_t wbar) {
     Insn i = make(0xb82, wbar);

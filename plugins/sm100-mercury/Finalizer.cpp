@@ -370,6 +370,32 @@ void applyShiftOnly(std::vector<Insn> &code, size_t p0, uint32_t b0) {
 // waited on where its destination is first touched (libcudadevrt's
 // memcpy_3d_device, the generated many-parameter kernels). Collects every
 // such slot up to `end` (the shift range's last instruction).
+// A producer ptxas put on a live barrier while one is free shares it by
+// choice, and nvlink mostly keeps that share: loads (LDC, LDCU, S2R
+// (0x919), S2UR (0x9c3), LDG (0x981), LDS (0x984), TEX (0xf60)) in over
+// 16,000 shares of the measured sets, with any number free; other
+// producers with two or more free (an I2F, 0x307, in one generated kernel;
+// corpus 107's fenced atomic kernel, 0xd09 and 0x589, sm_100 to sm_121).
+// With only one free, an F2I (0x305) sharing an LDCU's barrier (six
+// sm_120 warp-shuffle kernels, barrier 5 free) was split by nvlink, as it
+// splits forced shares. Which producers sm_120's ptxas treats as out of
+// barriers is not known, so a producer other than a load sharing by choice
+// with one barrier free is refused.
+bool keepsChosenShare(const Insn &insn) {
+    switch (opcode12(insn)) {
+    case kLdc:
+    case kLdcu:
+    case 0x919:
+    case 0x9c3:
+    case 0x981:
+    case 0x984:
+    case 0xf60:
+        return true;
+    default:
+        return false;
+    }
+}
+
 // A global load sharing a barrier while 2-5 (the ones its write barrier
 // comes from) are taken but 0 or 1 is free is refused: nvlink re-derived
 // one such load (it took 5 alone, generated __trap() kernels) and kept ten
@@ -379,6 +405,10 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
                   std::vector<Slot> &forced, std::string &error) {
     constexpr uint32_t kAll = (1u << kNumBarriers) - 1;
     constexpr uint32_t kLongLatency = kAll & ~((1u << kLongLatencyFloor) - 1);
+    auto oneFree = [](uint32_t taken) {
+        uint32_t free = kAll & ~taken;
+        return free != 0 && (free & (free - 1)) == 0;
+    };
     for (size_t i = p0 + 1; i <= end; ++i) {
         if (!reached[i])
             continue;
@@ -410,6 +440,13 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
             }
             if (b == b0 || (b < kNumBarriers && (live >> b & 1) && taken == kAll)) {
                 forced.push_back(static_cast<Slot>(i * 2 + f));
+            } else if (b < kNumBarriers && (live >> b & 1) && write &&
+                       !keepsChosenShare(code[i]) && oneFree(taken)) {
+                error = "the producer at offset " + hex(i * 16) + " (opcode " +
+                        hex(opcode12(code[i])) +
+                        ") shares a live scoreboard barrier with one free; nvlink's barrier for "
+                        "it there is measured only for loads";
+                return false;
             } else if (b < kNumBarriers && (live >> b & 1) && write && isLongLatencyLoad(code[i]) &&
                        (taken & kLongLatency) == kLongLatency) {
                 error = "the global load at offset " + hex(i * 16) +
@@ -676,6 +713,7 @@ struct Dependencies {
     std::vector<std::vector<Slot>> liveAt;
     std::unordered_map<Slot, std::vector<size_t>> liveRange;
     std::unordered_map<Slot, size_t> firstConsumer;
+    std::unordered_map<Slot, std::vector<Slot>> members; // by group, in program order
 };
 
 // Records that `group` may be pending at instruction `at`.
@@ -690,7 +728,7 @@ void markGroupLive(Dependencies &d, size_t at, Slot group) {
 Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pending> &in,
                           const std::vector<bool> &reached, const Rederived &rd) {
     const size_t n = code.size();
-    Dependencies d{UnionFind(n * 2), {}, std::vector<std::vector<Slot>>(n), {}, {}};
+    Dependencies d{UnionFind(n * 2), {}, std::vector<std::vector<Slot>>(n), {}, {}, {}};
     // A wait releases the producers pending on its barrier together: one
     // group, an edge each. So does an EXIT, for the producers it finds
     // pending and nothing waits on: ptxas put them on one barrier, and they
@@ -744,6 +782,12 @@ Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pendi
         if (!inserted)
             it->second = std::min(it->second, consumer);
     }
+    for (size_t i = 0; i < n; ++i)
+        for (unsigned f = 0; f < 2; ++f)
+            if (reached[i] && getBits(code[i], kSlotBits[f], 3) < kNumBarriers) {
+                Slot s = static_cast<Slot>(i * 2 + f);
+                d.members[d.groups.find(s)].push_back(s);
+            }
     return d;
 }
 
@@ -1094,11 +1138,85 @@ bool exitJoinBarrier(const std::vector<Insn> &code, const std::vector<Pending> &
     return pick != kNumBarriers;
 }
 
-// BRA.DIV (0x1947): CUB's warp scans branch to a fallback path when the
-// warp diverges. Of the CUB kernels measured with one, the scan kernel came
-// out exact but the radix-sort onesweep and exclusive-sum kernels did not
-// (another barrier picked after the branch), so such kernels are refused.
-bool isDivergenceBranch(const Insn &insn) { return opcode13(insn) == 0x1947; }
+// A producer under a predicate that a branch under the same predicate
+// follows is pending on the fall-through path only in culd's may-analysis:
+// it issued only when the branch is taken. ptxas knows that, and reuses its
+// barrier on that path; where the next wait on it there also releases a
+// producer issued after the branch, culd ties the two into one group and
+// nvlink does not (CUB's scan kernel, held-out DeviceScan set, sm_100 and
+// sm_120: an `@!P0 LDC` before an `@!P0 BRA` and thirteen LDGs after it).
+// Such a kernel is refused. (Producers that are not released with later
+// ones there do not change the groups: over 8,000 measured kernels have
+// them.)
+bool checkPredicatedAcrossBranch(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                                 const std::vector<bool> &reached, std::string &error) {
+    const size_t n = code.size();
+    for (size_t i = 0; i + 1 < n; ++i) {
+        if (!reached[i] || opcode9(code[i]) != kBra || guard(code[i]) == kAlways)
+            continue;
+        for (uint32_t b = 0; b < kNumBarriers; ++b) {
+            if (waitMask(code[i]) >> b & 1)
+                continue;
+            auto sameGuard = [&](Slot s) { return guard(code[s / 2]) == guard(code[i]); };
+            auto producer = std::find_if(in[i][b].begin(), in[i][b].end(), sameGuard);
+            if (producer == in[i][b].end())
+                continue;
+            for (size_t k = i + 1; k < n; ++k) {
+                uint32_t op = opcode9(code[k]);
+                if (waitMask(code[k]) >> b & 1) {
+                    const std::vector<Slot> &released = in[k][b];
+                    if (std::any_of(released.begin(), released.end(),
+                                    [i](Slot t) { return t / 2 > i; })) {
+                        error = "the producer at offset " + hex(*producer / 2 * 16) +
+                                " is under the predicate of the branch at offset " +
+                                hex(i * 16) + " and released with later producers past it; " +
+                                "nvlink's groups there are not understood";
+                        return false;
+                    }
+                    break;
+                }
+                if (isControlClass(op) && !fallsThroughOnly(op))
+                    break;
+            }
+        }
+    }
+    return true;
+}
+
+// The R1 load's range ends at the first wait on its barrier in code order.
+// A wait on it on another path, still for the R1 load, that releases
+// nothing else (two paths leaving the kernel before either waits) occurs in
+// no measured kernel: ptxas waits before it branches (generated kernels
+// with if/else and switch returns, sm_100 and sm_120). Past the range such
+// a wait would be kept as an idle one; whether nvlink drops it is not
+// known, so such a kernel is refused. (One that also releases later
+// producers on the barrier is an ordinary wait for them: CUB's kernels
+// have many, and nvlink waits there on their new barrier.)
+bool checkOneStackPointerWait(const std::vector<Insn> &code, const Successors &succ,
+                              const std::vector<Pending> &in, size_t p0, uint32_t b0, size_t end,
+                              std::string &error) {
+    std::vector<bool> seen(code.size(), false);
+    std::vector<size_t> work;
+    succ.forEach(p0, [&](size_t t) { work.push_back(t); });
+    while (!work.empty()) {
+        size_t i = work.back();
+        work.pop_back();
+        if (seen[i])
+            continue;
+        seen[i] = true;
+        if (waitMask(code[i]) >> b0 & 1) {
+            if (i != end && in[i][b0].empty()) {
+                error = "the stack-pointer load is waited on at offsets " + hex(end * 16) +
+                        " and " + hex(i * 16) +
+                        " on different paths; nvlink's rewrite of such a kernel is not known";
+                return false;
+            }
+            continue;
+        }
+        succ.forEach(i, [&](size_t t) { work.push_back(t); });
+    }
+    return true;
+}
 
 // Waits ptxas put, past the R1 load's range, on a barrier nothing can be
 // pending on there (the may-analysis finds no producer). Inside the range
@@ -1238,15 +1356,92 @@ bool checkLoopCarriedMerges(const std::vector<Insn> &code, Dependencies &deps,
     return true;
 }
 
+// Whether slot s may be pending when instruction `at` issues.
+bool slotPendingAt(const std::vector<Insn> &code, const std::vector<Pending> &in, Slot s,
+                   size_t at) {
+    const std::vector<Slot> &v = in[at][getBits(code[s / 2], kSlotBits[s % 2], 3)];
+    return std::binary_search(v.begin(), v.end(), s);
+}
+
+// Whether producers of groups g and h are ever pending together on one
+// path: one may be pending where the other issues, or they issue together.
+// A wait there counts as meeting (generated __trap() kernels, sm_100 and
+// sm_120: nvlink kept a load's read barrier apart from the stores' that the
+// load waits on, which are pending past it only on the other path).
+bool meetOnAPath(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                 const Dependencies &deps, Slot g, Slot h) {
+    auto pendingAt = [&](Slot s, size_t at) { return slotPendingAt(code, in, s, at); };
+    auto mg = deps.members.find(g), mh = deps.members.find(h);
+    if (mg == deps.members.end() || mh == deps.members.end())
+        return false;
+    for (Slot a : mg->second)
+        for (Slot b : mh->second)
+            if (a / 2 == b / 2 || pendingAt(a, b / 2) || pendingAt(b, a / 2))
+                return true;
+    return false;
+}
+
+// After the range a group keeps its old barrier unless a group live with
+// it holds that barrier. The liveness is path-insensitive: two groups
+// pending on different paths into a join are live together past it though
+// no path holds both. Where they are live together only at instructions
+// that release one of them, nvlink keeps them apart as culd does
+// (libcudadevrt's memcpy_3d_device, sm_100 and sm_120: an LDCU released at
+// the join). Where they stay live together past it, nvlink put both on one
+// barrier (CUB's radix-sort exclusive-sum kernel, sm_100 and sm_120: a
+// warp scan's SHFL read barrier, never waited on, and an STS's, waited on
+// past the join; a generated warp-shuffle kernel, dv2131_3 sm_100: an LDS
+// and a later load's read barrier, both waited on past a BSYNC) and culd
+// would move one: that shape is refused.
+bool checkJoinOnlyConflicts(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                            Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+                            const GroupRoles &roles, Slot g, uint32_t barrier,
+                            std::string &error) {
+    // Re-derived groups are live up to their first use, not by what is
+    // pending; and a group kept busy up to an echoing wait is live there on
+    // the straight line. Only where both are pending can a join be the
+    // cause.
+    auto plain = [&](Slot x) { return !roles.forced.count(x) && !roles.rederived.count(x); };
+    if (!plain(g))
+        return true;
+    auto pendingAt = [&](Slot x, size_t at) {
+        auto m = deps.members.find(x);
+        return m != deps.members.end() &&
+               std::any_of(m->second.begin(), m->second.end(),
+                           [&](Slot s) { return slotPendingAt(code, in, s, at); });
+    };
+    std::map<Slot, std::vector<size_t>> together; // holder -> where both are pending
+    for (size_t at : deps.liveRange[g])
+        for (Slot h : deps.liveAt[at])
+            if (auto it = colour.find(h); h != g && it != colour.end() && it->second == barrier &&
+                                          pendingAt(g, at) && pendingAt(h, at))
+                together[h].push_back(at);
+    for (const auto &entry : together) {
+        const Slot h = entry.first;
+        const std::vector<size_t> &where = entry.second;
+        auto oneReleased = [&](size_t at) {
+            for (Slot x : {g, h})
+                for (uint32_t b = 0; b < kNumBarriers; ++b)
+                    if (waitMask(code[at]) >> b & 1)
+                        for (Slot s : in[at][b])
+                            if (deps.groups.find(s) == x)
+                                return true;
+            return false;
+        };
+        if (plain(h) && !std::all_of(where.begin(), where.end(), oneReleased) &&
+            !meetOnAPath(code, in, deps, g, h)) {
+            error = "the producers at offsets " + hex(h / 2 * 16) + " and " + hex(g / 2 * 16) +
+                    " are pending together only past a join of paths; nvlink's barriers for "
+                    "them there are not understood";
+            return false;
+        }
+    }
+    return true;
+}
+
 bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 const std::vector<uint64_t> &jumpTargets, std::string &error) {
     const size_t n = code.size();
-    if (auto div = std::find_if(code.begin(), code.end(), isDivergenceBranch); div != code.end()) {
-        error = "the BRA.DIV at offset " + hex(static_cast<uint64_t>(div - code.begin()) * 16) +
-                ": nvlink's scoreboard allocation around a warp-divergence branch is not "
-                "understood yet";
-        return false;
-    }
     Successors succ;
     if (!buildSuccessors(code, jumpTargets, succ, error))
         return false;
@@ -1257,6 +1452,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         return false;
     }
     const size_t end = shiftRangeEnd(code, p0, b0);
+    if (!checkOneStackPointerWait(code, succ, in, p0, b0, end, error) ||
+        !checkPredicatedAcrossBranch(code, in, reached, error))
+        return false;
     Rederived rd;
     std::vector<Slot> forced;
     if (!forcedShares(code, in, reached, p0, b0, end, forced, error))
@@ -1275,7 +1473,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     const std::vector<uint64_t> cycles = issueCycles(code);
     Dependencies deps = dependencies(code, in, reached, rd);
     liveUntilEchoes(deps, idle);
-    auto &[groups, edges, liveAt, liveRange, firstConsumer] = deps;
+    auto &[groups, edges, liveAt, liveRange, firstConsumer, members] = deps;
     const GroupRoles roles = groupRoles(groups, rd);
 
     // Colour the groups in program order of their first slot.
@@ -1342,6 +1540,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                         "understood";
                 return false;
             }
+            if (!inRange && pick < kNumBarriers && (taken >> pick & 1) &&
+                !checkJoinOnlyConflicts(code, in, deps, colour, roles, g, pick, error))
+                return false;
             if (pick == kNumBarriers || (taken >> pick & 1))
                 pick = lowestFree(taken);
             // A late producer behind a mate needed at ptxas's wait, with a

@@ -971,8 +971,24 @@ TEST_CASE("mercury finaliser: a loop's producers released with moved ones are re
           "[mercury]") {
     // rng (corpus 162, curand_init's skip-ahead loop): nvlink merges the
     // two groups one wait releases; culd's colours differ from it there.
+    // (The loop also holds groups pending together only past a join, which
+    // is found first now.)
     CHECK(sampleText("rng.sm_100", "ptxas") != sampleText("rng.sm_100", "nvlink"));
-    checkSampleRefused("rng.sm_100", "releases producers reached around a loop with others");
+    checkSampleRefused("rng.sm_100", "are pending together only past a join of paths");
+    // The shape alone: an LDCU shifted off ptxas's 1 and a loop's LDCU on
+    // 2, both released by the wait at the loop's head.
+    std::vector<Insn> code = {ldcR1(0),
+                              make(kLdcu, 1),                            // -> 0
+                              make(kIadd, kNone, kNone, 1 << 0),         // ends the range
+                              make(kIadd, kNone, kNone, 1 << 1 | 1 << 2), // 3: the loop's head
+                              make(kLdcu, 2),
+                              bra(5, 3, true),
+                              make(kIadd, kNone, kNone, 1 << 2),
+                              exitInsn()};
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(code, error));
+    CHECK(error.find("the wait at offset 0x30 releases producers reached around a loop with "
+                     "others") != std::string::npos);
 }
 
 TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]") {
@@ -1131,16 +1147,144 @@ TEST_CASE("mercury finaliser: a global load with no barrier free from 2 up is re
     CHECK(error.find("global load at offset 0x80") != std::string::npos);
 }
 
-TEST_CASE("mercury finaliser: a kernel with BRA.DIV is refused", "[mercury]") {
-    // BRA.DIV (bit 91 set, guard PT) branches only when the warp diverges;
-    // nvlink's allocation around it is not understood.
-    Insn div = bra(2, 4, false);
+TEST_CASE("mercury finaliser: a BRA.DIV is followed both ways", "[mercury]") {
+    // BRA.DIV (bit 91 set, guard PT) branches only when the warp diverges:
+    // the code after it and its target are both reached, and an LDCU
+    // pending over it is waited on along each path.
+    Insn div = bra(2, 5, false, 1 << 0); // waits on the R1 load: ends the range
     setBits(div, 91, 1, 1);
-    std::vector<Insn> code = {ldcR1(0), make(kLdcu, 1), div, make(kIadd, kNone, kNone, 1 << 1),
-                              exitInsn(1 << 0)};
+    std::vector<Insn> code = {ldcR1(0),
+                              make(kLdcu, 1),
+                              div,
+                              make(kIadd, kNone, kNone, 1 << 1), // 3: the converged path
+                              exitInsn(),
+                              make(kIadd, kNone, kNone, 1 << 1), // 5: the fallback
+                              exitInsn()};
+    std::vector<Insn> out = rewritten(code);
+    CHECK(wbar(out[1]) == 0);
+    CHECK(waits(out[2]) == 0);
+    CHECK(waits(out[3]) == 1u << 0);
+    CHECK(waits(out[5]) == 1u << 0);
+    // Both paths leaving before either waits on the R1 load: ptxas waits
+    // before it branches in every measured kernel, so which wait nvlink
+    // would drop is not known.
+    std::vector<Insn> late = code;
+    late[2] = div;
+    setBits(late[2], kWaitMaskBit, 6, 0);
+    late[4] = exitInsn(1 << 0);
+    late[6] = exitInsn(1 << 0);
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(late, error));
+    CHECK(error.find("the stack-pointer load is waited on at offsets 0x40 and 0x60 on different "
+                     "paths") != std::string::npos);
+    // Generated warp-shuffle kernels with a BRA.DIV (see the folder's
+    // README), refused before.
+    for (const char *kernel : {"dv178_2.sm_100", "dv178_2.sm_120"}) {
+        INFO(kernel);
+        CHECK(rewritten(sampleText(kernel, "ptxas")) == sampleText(kernel, "nvlink"));
+    }
+}
+
+TEST_CASE("mercury finaliser: a chosen share is kept for loads, refused for other producers "
+          "with one barrier free",
+          "[mercury]") {
+    // ptxas puts a producer on a live barrier while another is free. nvlink
+    // keeps that share for loads, and for other producers with two or more
+    // free; an F2I sharing an LDCU's barrier with only 5 free (sm_120,
+    // dv17_2) it split: refused.
+    auto kernel = [](uint32_t op, unsigned pending) {
+        std::vector<Insn> code{ldcR1(0)};
+        for (unsigned b = 1; b <= pending; ++b)
+            code.push_back(make(kLdcu, b));
+        code.push_back(make(op, 1));
+        code.push_back(make(kIadd, kNone, kNone, ((1u << (pending + 1)) - 1) & ~1u));
+        code.push_back(exitInsn(1 << 0));
+        return code;
+    };
+    std::vector<Insn> out = rewritten(kernel(kLdc, 4));
+    CHECK(wbar(out[5]) == wbar(out[1]));
+    out = rewritten(kernel(0x305, 1)); // four free
+    CHECK(wbar(out[2]) == wbar(out[1]));
+    std::vector<Insn> f2i = kernel(0x305, 4);
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(f2i, error));
+    CHECK(error.find("the producer at offset 0x50 (opcode 0x305) shares a live scoreboard "
+                     "barrier with one free") != std::string::npos);
+    CHECK(sampleText("dv17_2.sm_120", "ptxas") != sampleText("dv17_2.sm_120", "nvlink"));
+    checkSampleRefused("dv17_2.sm_120", "shares a live scoreboard barrier with one free");
+}
+
+TEST_CASE("mercury finaliser: groups pending together only past a join", "[mercury]") {
+    // An STS in the range (its read barrier shifted to 0) is released on
+    // the fall-through path, and past the join on the branch path; a SHFL
+    // after the range reads on ptxas's 0. culd's liveness has them live
+    // together from the join on, though no path holds both.
+    constexpr uint32_t kSts = 0x388, kShfl = 0x989;
+    auto kernel = [](bool releaseAtJoin) {
+        std::vector<Insn> code{ldcR1(0),
+                               make(kSts, kNone, 1),
+                               bra(2, 6, true, 1 << 0),           // ends the range
+                               make(kIadd, kNone, kNone, 1 << 1), // releases the STS
+                               make(kShfl, kNone, 0),             // 4
+                               make(kIadd),
+                               make(kIadd),                       // 6: the join
+                               make(kIadd, kNone, kNone, 1 << 1), // the STS's other wait
+                               exitInsn()};
+        if (releaseAtJoin)
+            code.erase(code.begin() + 6); // now the STS's wait is the join
+        return code;
+    };
+    // Live together past the join (CUB's radix-sort exclusive-sum kernel,
+    // generated warp-shuffle dv2131_3): nvlink put them on one barrier
+    // there and kept them apart elsewhere -- refused.
+    std::vector<Insn> past = kernel(false);
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(past, error));
+    CHECK(error.find("the producers at offsets 0x10 and 0x40 are pending together only past a "
+                     "join of paths") != std::string::npos);
+    // Live together only where the join releases one of them
+    // (libcudadevrt's memcpy_3d_device): kept apart, as nvlink does.
+    std::vector<Insn> atJoin = rewritten(kernel(true));
+    CHECK(rbar(atJoin[1]) == 0);
+    CHECK(rbar(atJoin[4]) == 1);
+    CHECK(waits(atJoin[6]) == 1u << 0);
+    // The SHFL issuing where the STS is released meets it there: a real
+    // conflict (generated __trap() kernels), kept apart.
+    std::vector<Insn> meet = kernel(false);
+    meet[3] = make(kIadd);
+    meet[4] = make(kShfl, kNone, 0, 1 << 1);
+    std::vector<Insn> out = rewritten(meet);
+    CHECK(rbar(out[4]) == 1);
+    CHECK(waits(out[4]) == 1u << 0);
+}
+
+TEST_CASE("mercury finaliser: a producer under a branch's predicate, released with later ones, "
+          "is refused",
+          "[mercury]") {
+    // `@P0 LDC` then `@P0 BRA`: on the fall-through path the LDC never
+    // issued, so ptxas reuses its barrier there for an LDG; culd's
+    // may-analysis ties the two into one group, nvlink does not (CUB's scan
+    // kernel, sm_100 and sm_120).
+    auto kernel = [](bool predicated) {
+        Insn ldc = make(kLdc, 1);
+        if (predicated)
+            setBits(ldc, 12, 4, 0); // @P0
+        return std::vector<Insn>{ldcR1(0),
+                                 make(kIadd, kNone, kNone, 1 << 0), // ends the range
+                                 ldc,
+                                 bra(3, 6, true), // @P0 BRA
+                                 make(kLdg, 1),
+                                 make(kIadd, kNone, kNone, 1 << 1),
+                                 make(kIadd, kNone, kNone, 1 << 1), // 6
+                                 exitInsn()};
+    };
+    std::vector<Insn> code = kernel(true);
     std::string error;
     CHECK_FALSE(rewriteScoreboards(code, error));
-    CHECK(error.find("BRA.DIV at offset 0x20") != std::string::npos);
+    CHECK(error.find("the producer at offset 0x20 is under the predicate of the branch at offset "
+                     "0x30") != std::string::npos);
+    std::vector<Insn> plain = rewritten(kernel(false));
+    CHECK(wbar(plain[2]) == wbar(plain[4]));
 }
 
 TEST_CASE("mercury finaliser: code it cannot analyse is an error", "[mercury]") {

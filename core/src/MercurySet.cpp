@@ -233,20 +233,28 @@ void useFirstCopys(const ObjectFile &file, const RelocsOf &relocsOf, const Input
     *mine->second = *theirs->second;
 }
 
+using AttributesOf = std::unordered_map<const InputSection *, const InputSection *>;
+
+// Each function's .nv.info.<f> in `file`, by its .text.
+AttributesOf indexAttributes(const ObjectFile &file) {
+    AttributesOf of;
+    for (const InputSection *s : file.sections)
+        if (s && s->kind == SectionKind::NvInfoFunc && s->text)
+            of[s->text] = s;
+    return of;
+}
+
 // The copies' .nv.info.<f> must hold the same bytes: nvlink finds those by
 // name too, and where they differ (an -r output of units with the device
 // runtime, one copy's listing a launched kernel in EXTERNS: difftest seed
 // 88001, sm_100/sm_120 two-step) its choice is not measured.
-void requireSameAttributes(const ObjectFile &file, const InputSection &first,
-                           const InputSection &copy) {
-    const InputSection *theirs = nullptr, *mine = nullptr;
-    for (const InputSection *s : file.sections)
-        if (s && s->kind == SectionKind::NvInfoFunc) {
-            if (s->text == &first)
-                theirs = s;
-            else if (s->text == &copy)
-                mine = s;
-        }
+void requireSameAttributes(const ObjectFile &file, const AttributesOf &attributesOf,
+                           const InputSection &first, const InputSection &copy) {
+    auto attributes = [&](const InputSection &text) -> const InputSection * {
+        auto it = attributesOf.find(&text);
+        return it == attributesOf.end() ? nullptr : it->second;
+    };
+    const InputSection *theirs = attributes(first), *mine = attributes(copy);
     ByteView a = theirs ? theirs->bytes() : ByteView{}, b = mine ? mine->bytes() : ByteView{};
     if ((theirs == nullptr) != (mine == nullptr) || a.size != b.size ||
         (a.size && std::memcmp(a.data, b.data, a.size) != 0))
@@ -276,8 +284,9 @@ void patchCopiesAsTheFirst(ObjectFile &file) {
         return;
     const RelocsOf sass = indexByTarget(file.relocSections);
     const RelocsOf mercury = indexByTarget(file.mercuryRelocSections);
+    const AttributesOf attributesOf = indexAttributes(file);
     for (auto [first, copy] : copies) {
-        requireSameAttributes(file, *first, *copy);
+        requireSameAttributes(file, attributesOf, *first, *copy);
         useFirstCopys(file, sass, *first, *copy);
         useFirstCopys(file, mercury, *first->shadow, *copy->shadow);
     }

@@ -10,7 +10,8 @@
 //     MEMBAR                      the fence
 //
 // (cooperative groups' grid sync puts both MEMBARs under one guard
-// predicate: lo 0x2992 for P2). Measured on nvlink 13.0.88 (docs/nvlink-findings.md, "Memory fences"),
+// predicate: lo 0x2992 for P2). Measured on nvlink 13.0.88
+// (docs/nvlink-findings.md, "Memory fences"),
 // sm_100, 103, 110, 120 and 121 alike: in a final link nvlink deletes the
 // placeholders and that bit-79 MEMBAR from every kernel that makes no call,
 // and keeps device functions and kernels with a call as they are; a -r link

@@ -362,14 +362,6 @@ void applyShiftOnly(std::vector<Insn> &code, size_t p0, uint32_t b0) {
     }
 }
 
-// A producer in the shift range that ptxas put on a barrier still pending
-// -- the R1 load's own, or another group's while all six were live -- was
-// grouped for want of a free barrier, not because its consumers are the
-// same. nvlink re-derives the consumers of such a producer, and of the
-// producers its barrier released it with, from the registers: each is
-// waited on where its destination is first touched (libcudadevrt's
-// memcpy_3d_device, the generated many-parameter kernels). Collects every
-// such slot up to `end` (the shift range's last instruction).
 // A producer ptxas put on a live barrier while one is free shares it by
 // choice, and nvlink mostly keeps that share: loads (LDC, LDCU, S2R
 // (0x919), S2UR (0x9c3), LDG (0x981), LDS (0x984), TEX (0xf60)) in over
@@ -396,7 +388,16 @@ bool keepsChosenShare(const Insn &insn) {
     }
 }
 
-// A global load sharing a barrier while 2-5 (the ones its write barrier
+// A producer in the shift range that ptxas put on a barrier still pending
+// -- the R1 load's own, or another group's while all six were live -- was
+// grouped for want of a free barrier, not because its consumers are the
+// same. nvlink re-derives the consumers of such a producer, and of the
+// producers its barrier released it with, from the registers: each is
+// waited on where its destination is first touched (libcudadevrt's
+// memcpy_3d_device, the generated many-parameter kernels). Collects every
+// such slot up to `end` (the shift range's last instruction). A share by
+// choice keepsChosenShare does not cover is refused, and so is a global
+// load sharing a barrier while 2-5 (the ones its write barrier
 // comes from) are taken but 0 or 1 is free is refused: nvlink re-derived
 // one such load (it took 5 alone, generated __trap() kernels) and kept ten
 // others in their group, and what tells them apart is not known.
@@ -714,6 +715,9 @@ struct Dependencies {
     std::unordered_map<Slot, std::vector<size_t>> liveRange;
     std::unordered_map<Slot, size_t> firstConsumer;
     std::unordered_map<Slot, std::vector<Slot>> members; // by group, in program order
+    // The groups the may-analysis finds pending at each instruction: liveAt
+    // before re-derived producers and echoes extend it.
+    std::vector<std::vector<Slot>> pendingAt;
 };
 
 // Records that `group` may be pending at instruction `at`.
@@ -728,7 +732,7 @@ void markGroupLive(Dependencies &d, size_t at, Slot group) {
 Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pending> &in,
                           const std::vector<bool> &reached, const Rederived &rd) {
     const size_t n = code.size();
-    Dependencies d{UnionFind(n * 2), {}, std::vector<std::vector<Slot>>(n), {}, {}, {}};
+    Dependencies d{UnionFind(n * 2), {}, std::vector<std::vector<Slot>>(n), {}, {}, {}, {}};
     // A wait releases the producers pending on its barrier together: one
     // group, an edge each. So does an EXIT, for the producers it finds
     // pending and nothing waits on: ptxas put them on one barrier, and they
@@ -774,6 +778,7 @@ Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pendi
                 if (!rd.has(s))
                     markLive(i, s);
     }
+    d.pendingAt = d.liveAt;
     for (const auto &[slot, consumer] : rd.consumer)
         for (size_t i = slot / 2 + 1; i <= consumer; ++i)
             markLive(i, slot);
@@ -1356,29 +1361,25 @@ bool checkLoopCarriedMerges(const std::vector<Insn> &code, Dependencies &deps,
     return true;
 }
 
-// Whether slot s may be pending when instruction `at` issues.
-bool slotPendingAt(const std::vector<Insn> &code, const std::vector<Pending> &in, Slot s,
-                   size_t at) {
-    const std::vector<Slot> &v = in[at][getBits(code[s / 2], kSlotBits[s % 2], 3)];
-    return std::binary_search(v.begin(), v.end(), s);
+// Whether group x is pending (per the may-analysis) when `at` issues.
+bool groupPendingAt(const Dependencies &deps, Slot x, size_t at) {
+    const std::vector<Slot> &groups = deps.pendingAt[at];
+    return std::find(groups.begin(), groups.end(), x) != groups.end();
 }
 
 // Whether producers of groups g and h are ever pending together on one
-// path: one may be pending where the other issues, or they issue together.
-// A wait there counts as meeting (generated __trap() kernels, sm_100 and
-// sm_120: nvlink kept a load's read barrier apart from the stores' that the
-// load waits on, which are pending past it only on the other path).
-bool meetOnAPath(const std::vector<Insn> &code, const std::vector<Pending> &in,
-                 const Dependencies &deps, Slot g, Slot h) {
-    auto pendingAt = [&](Slot s, size_t at) { return slotPendingAt(code, in, s, at); };
-    auto mg = deps.members.find(g), mh = deps.members.find(h);
-    if (mg == deps.members.end() || mh == deps.members.end())
-        return false;
-    for (Slot a : mg->second)
-        for (Slot b : mh->second)
-            if (a / 2 == b / 2 || pendingAt(a, b / 2) || pendingAt(b, a / 2))
+// path: one may be pending where the other issues (a wait there counts as
+// meeting: generated __trap() kernels, sm_100 and sm_120, where nvlink kept
+// a load's read barrier apart from the stores' that the load waits on,
+// pending past it only on the other path), or they issue together.
+bool meetOnAPath(Dependencies &deps, Slot g, Slot h) {
+    auto meets = [&](Slot x, Slot other) {
+        for (Slot s : deps.members[x])
+            if (groupPendingAt(deps, other, s / 2) || deps.groups.find(s ^ 1) == other)
                 return true;
-    return false;
+        return false;
+    };
+    return meets(g, h) || meets(h, g);
 }
 
 // After the range a group keeps its old barrier unless a group live with
@@ -1404,18 +1405,13 @@ bool checkJoinOnlyConflicts(const std::vector<Insn> &code, const std::vector<Pen
     auto plain = [&](Slot x) { return !roles.forced.count(x) && !roles.rederived.count(x); };
     if (!plain(g))
         return true;
-    auto pendingAt = [&](Slot x, size_t at) {
-        auto m = deps.members.find(x);
-        return m != deps.members.end() &&
-               std::any_of(m->second.begin(), m->second.end(),
-                           [&](Slot s) { return slotPendingAt(code, in, s, at); });
-    };
     std::map<Slot, std::vector<size_t>> together; // holder -> where both are pending
     for (size_t at : deps.liveRange[g])
-        for (Slot h : deps.liveAt[at])
-            if (auto it = colour.find(h); h != g && it != colour.end() && it->second == barrier &&
-                                          pendingAt(g, at) && pendingAt(h, at))
-                together[h].push_back(at);
+        if (groupPendingAt(deps, g, at))
+            for (Slot h : deps.liveAt[at])
+                if (auto it = colour.find(h); h != g && it != colour.end() &&
+                                              it->second == barrier && groupPendingAt(deps, h, at))
+                    together[h].push_back(at);
     for (const auto &entry : together) {
         const Slot h = entry.first;
         const std::vector<size_t> &where = entry.second;
@@ -1429,7 +1425,7 @@ bool checkJoinOnlyConflicts(const std::vector<Insn> &code, const std::vector<Pen
             return false;
         };
         if (plain(h) && !std::all_of(where.begin(), where.end(), oneReleased) &&
-            !meetOnAPath(code, in, deps, g, h)) {
+            !meetOnAPath(deps, g, h)) {
             error = "the producers at offsets " + hex(h / 2 * 16) + " and " + hex(g / 2 * 16) +
                     " are pending together only past a join of paths; nvlink's barriers for "
                     "them there are not understood";
@@ -1473,7 +1469,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     const std::vector<uint64_t> cycles = issueCycles(code);
     Dependencies deps = dependencies(code, in, reached, rd);
     liveUntilEchoes(deps, idle);
-    auto &[groups, edges, liveAt, liveRange, firstConsumer, members] = deps;
+    auto &[groups, edges, liveAt, liveRange, firstConsumer, members, pendingAt] = deps;
     const GroupRoles roles = groupRoles(groups, rd);
 
     // Colour the groups in program order of their first slot.
@@ -1532,8 +1528,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             // up: the range's rule and the old index disagree, and the one
             // kernel measured (warp-shuffle dv115_2, sm_100: 3 -> 2) followed
             // the range's. Which holds in general is not known.
-            if (i == end + 1 && f == 0 && isLongLatencyLoad(code[i]) && isConditionalExit(code[end]) &&
-                !(taken >> old & 1) && lowestFree(taken, kLongLatencyFloor) < old) {
+            if (i == end + 1 && f == 0 && isLongLatencyLoad(code[i]) &&
+                isConditionalExit(code[end]) && !(taken >> old & 1) &&
+                lowestFree(taken, kLongLatencyFloor) < old) {
                 error = "the global load at offset " + hex(i * 16) +
                         " right after the conditional EXIT ending the stack-pointer load's range "
                         "could keep its barrier or take a lower one; nvlink's choice there is not "

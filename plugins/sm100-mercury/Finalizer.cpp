@@ -309,6 +309,28 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
     return code.empty() ? 0 : code.size() - 1;
 }
 
+// The R1 load's range on every path: the instructions a path from the
+// load reaches up to and including its first wait on the load's barrier.
+// A join of such a path with one past a wait is in the range (CUB's
+// onesweep kernel: code a branch reaches around ptxas's first wait is
+// renumbered as the range is, up to the wait on that path).
+std::vector<bool> stackPointerRange(const std::vector<Insn> &code, const Successors &succ,
+                                    size_t p0, uint32_t b0) {
+    std::vector<bool> inRange(code.size(), false);
+    std::vector<size_t> work;
+    succ.forEach(p0, [&](size_t t) { work.push_back(t); });
+    while (!work.empty()) {
+        size_t i = work.back();
+        work.pop_back();
+        if (inRange[i])
+            continue;
+        inRange[i] = true;
+        if (!(waitMask(code[i]) >> b0 & 1))
+            succ.forEach(i, [&](size_t t) { work.push_back(t); });
+    }
+    return inRange;
+}
+
 // A global load's write barrier inside the R1 load's range takes the
 // lowest free index from 2 up (libcudadevrt's memcpy_3d_device: an LDG at
 // 3 with 2 free moves to 2; generated warp-shuffle kernels: 3 -> 2 and
@@ -337,6 +359,33 @@ uint32_t lowestFree(uint32_t taken, uint32_t from = 0) {
     while (pick < kNumBarriers && (taken >> pick & 1))
         ++pick;
     return pick;
+}
+
+// branchesBefore[i]: how many instructions before i may leave the
+// straight line (a branch, an EXIT), so that whether code between two
+// instructions can branch is one subtraction.
+std::vector<uint32_t> countBranches(const std::vector<Insn> &code) {
+    std::vector<uint32_t> before(code.size() + 1, 0);
+    for (size_t i = 0; i < code.size(); ++i) {
+        uint32_t op = opcode9(code[i]);
+        before[i + 1] = before[i] + (isControlClass(op) && !fallsThroughOnly(op) ? 1 : 0);
+    }
+    return before;
+}
+
+// Whether a group first produced at `first` may still be pending somewhere
+// past a branch or EXIT after it, or back above it (around a loop): at a
+// join of paths, or on a path of its own. A global load's group pending so
+// keeps its index as one pending past the range does (CUB's onesweep
+// kernel, four kernels on sm_100 and sm_120: an unrolled run of LDGs on 5,
+// released past a forward branch with the run on the other path, stays
+// on 5 though 2-4 are free; no measured load pending within one block of
+// the range moves less than longLatencyPick says).
+bool pendingAcrossBranch(const std::vector<uint32_t> &branchesBefore, size_t first,
+                         const std::vector<size_t> &liveRange) {
+    return std::any_of(liveRange.begin(), liveRange.end(), [&](size_t at) {
+        return at < first || branchesBefore[at] != branchesBefore[first];
+    });
 }
 
 uint32_t longLatencyPick(uint32_t old, uint32_t taken, bool pendingPastRange) {
@@ -395,23 +444,26 @@ bool keepsChosenShare(const Insn &insn) {
 // producers its barrier released it with, from the registers: each is
 // waited on where its destination is first touched (libcudadevrt's
 // memcpy_3d_device, the generated many-parameter kernels). Collects every
-// such slot up to `end` (the shift range's last instruction). A share by
-// choice keepsChosenShare does not cover is refused, and so is a global
-// load sharing a barrier while 2-5 (the ones its write barrier
-// comes from) are taken but 0 or 1 is free is refused: nvlink re-derived
-// one such load (it took 5 alone, generated __trap() kernels) and kept ten
-// others in their group, and what tells them apart is not known.
+// such slot in the shift range. A share by choice keepsChosenShare does
+// not cover is refused. A global load's write barrier comes from 2-5
+// (longLatencyPick), so with those four taken it shares for want of a
+// free one though 0 or 1 is free, and is re-derived like any forced share
+// (generated __trap() kernels: 28 of 68 such kernels exact, the loads
+// taking a barrier of their own or joining their old group as the
+// registers say; the rest refused for other shapes. Kept in ptxas's
+// group instead, 3 came out different: a later load nvlink split off).
 bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
-                  const std::vector<bool> &reached, size_t p0, uint32_t b0, size_t end,
-                  std::vector<Slot> &forced, std::string &error) {
+                  const std::vector<bool> &reached, size_t p0, uint32_t b0,
+                  const std::vector<bool> &inRange, std::vector<Slot> &forced,
+                  std::string &error) {
     constexpr uint32_t kAll = (1u << kNumBarriers) - 1;
     constexpr uint32_t kLongLatency = kAll & ~((1u << kLongLatencyFloor) - 1);
     auto oneFree = [](uint32_t taken) {
         uint32_t free = kAll & ~taken;
         return free != 0 && (free & (free - 1)) == 0;
     };
-    for (size_t i = p0 + 1; i <= end; ++i) {
-        if (!reached[i])
+    for (size_t i = p0 + 1; i < code.size(); ++i) {
+        if (!reached[i] || !inRange[i])
             continue;
         uint32_t wait = waitMask(code[i]);
         uint32_t live = 1u << b0;
@@ -439,20 +491,17 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
                         "measured only for constant loads";
                 return false;
             }
-            if (b == b0 || (b < kNumBarriers && (live >> b & 1) && taken == kAll)) {
+            bool shares = b < kNumBarriers && (live >> b & 1);
+            bool outOfBarriers =
+                taken == kAll ||
+                (write && isLongLatencyLoad(code[i]) && (taken & kLongLatency) == kLongLatency);
+            if (b == b0 || (shares && outOfBarriers)) {
                 forced.push_back(static_cast<Slot>(i * 2 + f));
-            } else if (b < kNumBarriers && (live >> b & 1) && write &&
-                       !keepsChosenShare(code[i]) && oneFree(taken)) {
+            } else if (shares && write && !keepsChosenShare(code[i]) && oneFree(taken)) {
                 error = "the producer at offset " + hex(i * 16) + " (opcode " +
                         hex(opcode12(code[i])) +
                         ") shares a live scoreboard barrier with one free; nvlink's barrier for "
                         "it there is measured only for loads";
-                return false;
-            } else if (b < kNumBarriers && (live >> b & 1) && write && isLongLatencyLoad(code[i]) &&
-                       (taken & kLongLatency) == kLongLatency) {
-                error = "the global load at offset " + hex(i * 16) +
-                        " shares a scoreboard barrier with 2-5 taken and a lower one free; "
-                        "nvlink's choice there is not known";
                 return false;
             }
         }
@@ -1188,38 +1237,25 @@ bool checkPredicatedAcrossBranch(const std::vector<Insn> &code, const std::vecto
     return true;
 }
 
-// The R1 load's range ends at the first wait on its barrier in code order.
-// A wait on it on another path, still for the R1 load, that releases
-// nothing else (two paths leaving the kernel before either waits) occurs in
-// no measured kernel: ptxas waits before it branches (generated kernels
-// with if/else and switch returns, sm_100 and sm_120). Past the range such
-// a wait would be kept as an idle one; whether nvlink drops it is not
-// known, so such a kernel is refused. (One that also releases later
-// producers on the barrier is an ordinary wait for them: CUB's kernels
-// have many, and nvlink waits there on their new barrier.)
-bool checkOneStackPointerWait(const std::vector<Insn> &code, const Successors &succ,
-                              const std::vector<Pending> &in, size_t p0, uint32_t b0, size_t end,
+// Each path from the R1 load ends at its first wait on the load's barrier
+// (stackPointerRange). A wait there other than the first in code order
+// (`end`) that releases nothing else (two paths leaving the kernel before
+// either waits) occurs in no measured kernel: ptxas waits before it
+// branches (generated kernels with if/else and switch returns, sm_100 and
+// sm_120). Whether nvlink drops such a wait is not known, so such a kernel
+// is refused. (One that also releases later producers on the barrier is
+// an ordinary wait for them: CUB's kernels have many, and nvlink waits
+// there on their new barrier.)
+bool checkOneStackPointerWait(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                              const std::vector<bool> &inRange, uint32_t b0, size_t end,
                               std::string &error) {
-    std::vector<bool> seen(code.size(), false);
-    std::vector<size_t> work;
-    succ.forEach(p0, [&](size_t t) { work.push_back(t); });
-    while (!work.empty()) {
-        size_t i = work.back();
-        work.pop_back();
-        if (seen[i])
-            continue;
-        seen[i] = true;
-        if (waitMask(code[i]) >> b0 & 1) {
-            if (i != end && in[i][b0].empty()) {
-                error = "the stack-pointer load is waited on at offsets " + hex(end * 16) +
-                        " and " + hex(i * 16) +
-                        " on different paths; nvlink's rewrite of such a kernel is not known";
-                return false;
-            }
-            continue;
+    for (size_t i = 0; i < code.size(); ++i)
+        if (inRange[i] && (waitMask(code[i]) >> b0 & 1) && i != end && in[i][b0].empty()) {
+            error = "the stack-pointer load is waited on at offsets " + hex(end * 16) + " and " +
+                    hex(i * 16) +
+                    " on different paths; nvlink's rewrite of such a kernel is not known";
+            return false;
         }
-        succ.forEach(i, [&](size_t t) { work.push_back(t); });
-    }
     return true;
 }
 
@@ -1249,15 +1285,15 @@ struct IdleWaits {
 
 IdleWaits idleWaits(const std::vector<Insn> &code, const Successors &succ,
                     const std::vector<Pending> &in, const std::vector<bool> &reached,
-                    const Rederived &rd, size_t end) {
+                    const Rederived &rd, const std::vector<bool> &inRange) {
     const size_t n = code.size();
     IdleWaits idle{std::vector<uint32_t>(n, 0), {}};
     std::vector<bool> joined(n, false); // reached from elsewhere than the line above
     for (size_t i = 0; i < n; ++i)
         succ.forEach(i, [&](size_t t) { joined[t] = joined[t] || t != i + 1; });
-    for (size_t c = end + 1; c < n; ++c) {
+    for (size_t c = 0; c < n; ++c) {
         for (uint32_t b = 0; b < kNumBarriers; ++b) {
-            if (!reached[c] || !(waitMask(code[c]) >> b & 1) || !in[c][b].empty())
+            if (!reached[c] || inRange[c] || !(waitMask(code[c]) >> b & 1) || !in[c][b].empty())
                 continue;
             std::optional<size_t> echoed;
             for (size_t k = c; !echoed && k > 0 && !joined[k];) {
@@ -1301,10 +1337,10 @@ void liveUntilEchoes(Dependencies &deps, const IdleWaits &idle) {
 // the same one, nvlink keeps such waits (CUB's and cdpAdvancedQuicksort's
 // loops); the predicated case is refused.
 bool checkLoopCarriedPredicates(const std::vector<Insn> &code, const std::vector<Pending> &in,
-                                const std::vector<bool> &reached, size_t end,
-                                std::string &error) {
-    for (size_t c = end + 1; c < code.size(); ++c) {
-        if (!reached[c] || guard(code[c]) == kAlways)
+                                const std::vector<bool> &reached,
+                                const std::vector<bool> &inRange, std::string &error) {
+    for (size_t c = 0; c < code.size(); ++c) {
+        if (!reached[c] || inRange[c] || guard(code[c]) == kAlways)
             continue;
         uint32_t opposite = guard(code[c]) ^ 8; // bit 3 negates the predicate
         for (uint32_t b = 0; b < kNumBarriers; ++b) {
@@ -1333,15 +1369,15 @@ bool checkLoopCarriedPredicates(const std::vector<Insn> &code, const std::vector
 // such group keeps its index nvlink does too (CUB's and
 // cdpAdvancedQuicksort's loops); the rest is refused.
 bool checkLoopCarriedMerges(const std::vector<Insn> &code, Dependencies &deps,
-                            const std::unordered_map<Slot, uint32_t> &colour, size_t end,
-                            std::string &error) {
+                            const std::unordered_map<Slot, uint32_t> &colour,
+                            const std::vector<bool> &inRange, std::string &error) {
     struct Released {
         uint32_t colours = 0;
         bool loopCarried = false, moved = false;
     };
     std::map<size_t, Released> at;
     for (const auto &[slot, consumer] : deps.edges) {
-        if (consumer <= end)
+        if (inRange[consumer])
             continue;
         auto it = colour.find(deps.groups.find(slot));
         if (it == colour.end())
@@ -1448,12 +1484,14 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         return false;
     }
     const size_t end = shiftRangeEnd(code, p0, b0);
-    if (!checkOneStackPointerWait(code, succ, in, p0, b0, end, error) ||
+    const std::vector<bool> inRange = stackPointerRange(code, succ, p0, b0);
+    const std::vector<uint32_t> branchesBefore = countBranches(code);
+    if (!checkOneStackPointerWait(code, in, inRange, b0, end, error) ||
         !checkPredicatedAcrossBranch(code, in, reached, error))
         return false;
     Rederived rd;
     std::vector<Slot> forced;
-    if (!forcedShares(code, in, reached, p0, b0, end, forced, error))
+    if (!forcedShares(code, in, reached, p0, b0, inRange, forced, error))
         return false;
     if (!forced.empty() && !rederive(code, in, b0, forced, rd, error)) {
         error = "the producer at offset " + hex(forced.front() / 2 * 16) +
@@ -1463,9 +1501,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         return false;
     }
 
-    if (!checkLoopCarriedPredicates(code, in, reached, end, error))
+    if (!checkLoopCarriedPredicates(code, in, reached, inRange, error))
         return false;
-    const IdleWaits idle = idleWaits(code, succ, in, reached, rd, end);
+    const IdleWaits idle = idleWaits(code, succ, in, reached, rd, inRange);
     const std::vector<uint64_t> cycles = issueCycles(code);
     Dependencies deps = dependencies(code, in, reached, rd);
     liveUntilEchoes(deps, idle);
@@ -1496,19 +1534,19 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             // Inside the R1 load's range the lowest free index (a global
             // load's write barrier: longLatencyPick), after it the old
             // index; when that is taken, the lowest free one.
-            bool inRange = i > p0 && i <= end;
-            uint32_t pick = inRange ? kNumBarriers : old;
-            if (inRange && f == 0 && isLongLatencyLoad(code[i])) {
+            uint32_t pick = inRange[i] ? kNumBarriers : old;
+            if (inRange[i] && f == 0 && isLongLatencyLoad(code[i])) {
                 bool pendingPastRange = !firstConsumer.count(g) ||
                                         std::any_of(liveRange[g].begin(), liveRange[g].end(),
-                                                    [end](size_t at) { return at > end; });
+                                                    [&](size_t at) { return !inRange[at]; }) ||
+                                        pendingAcrossBranch(branchesBefore, i, liveRange[g]);
                 // Pending past the range with its old index taken: the one
                 // kernel measured (warp-shuffle dv124_2, sm_120) had nvlink
                 // join the group on the index below (3 -> 2, with 5 free).
                 if (pendingPastRange && (taken >> old & 1)) {
                     error = "the global load at offset " + hex(i * 16) +
-                            " is pending past the stack-pointer load's range with its barrier "
-                            "taken; nvlink's barrier for it there is not understood";
+                            " is pending past the stack-pointer load's range or a branch with "
+                            "its barrier taken; nvlink's barrier for it there is not understood";
                     return false;
                 }
                 pick = longLatencyPick(old, taken, pendingPastRange);
@@ -1537,7 +1575,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                         "understood";
                 return false;
             }
-            if (!inRange && pick < kNumBarriers && (taken >> pick & 1) &&
+            if (!inRange[i] && pick < kNumBarriers && (taken >> pick & 1) &&
                 !checkJoinOnlyConflicts(code, in, deps, colour, roles, g, pick, error))
                 return false;
             if (pick == kNumBarriers || (taken >> pick & 1))
@@ -1595,7 +1633,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         }
     }
 
-    if (!checkLoopCarriedMerges(code, deps, colour, end, error))
+    if (!checkLoopCarriedMerges(code, deps, colour, inRange, error))
         return false;
 
     // Rebuild the fields: slots take their group's colour, consumers wait on

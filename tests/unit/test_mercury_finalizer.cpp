@@ -821,7 +821,8 @@ TEST_CASE("mercury finaliser: loads nvlink placed once against the rules are ref
         {"dv115_2.sm_100", "right after the conditional EXIT ending the stack-pointer load's range"},
         // An LDG pending past the range, its index 3 taken: nvlink joined
         // 2, another LDG's group, with 5 free.
-        {"dv124_2.sm_120", "is pending past the stack-pointer load's range with its barrier taken"},
+        {"dv124_2.sm_120",
+         "is pending past the stack-pointer load's range or a branch with its barrier taken"},
         // Two LDCUs forced onto the R1 load's barrier, read at one
         // instruction: the first joined a group released two instructions
         // before that read, the second took a barrier freed in between.
@@ -904,17 +905,18 @@ TEST_CASE("mercury finaliser: traps", "[mercury]") {
     }
 }
 
-TEST_CASE("mercury finaliser: a global load sharing with 2-5 taken and 1 free is refused",
-          "[mercury]") {
-    // nvlink re-derived one such load and kept ten in their groups
-    // (generated __trap() kernels); which it does is not known.
-    std::vector<Insn> code{ldcR1(0),      make(kLdg, 2), make(kLdg, 3), make(kLdg, 4),
-                           make(kLdg, 5), make(kLdg, 5), make(kStg, kNone, kNone, 0x3c),
-                           exitInsn(1)};
-    std::string error;
-    CHECK_FALSE(rewriteScoreboards(code, error));
-    CHECK(error.find("the global load at offset 0x50 shares a scoreboard barrier with 2-5 taken") !=
-          std::string::npos);
+TEST_CASE("mercury finaliser: a global load sharing with 2-5 taken is re-derived", "[mercury]") {
+    // Corpus 164's k4_3 (sm_100): ptxas keeps a load's write barrier in
+    // 2-5, so the LDGs at 0x120 and 0x150, sharing 4 and 5 with 1 free,
+    // share for want of a free barrier. nvlink re-derives them from the
+    // registers: the one at 0x150 takes 5 alone and is waited on at 0x1c0,
+    // where its register is first read. Kept in ptxas's group it would
+    // stay on 4, with the load at 0x140.
+    std::vector<Insn> out = rewritten(sampleText("k43.sm_100", "ptxas"));
+    CHECK(out == sampleText("k43.sm_100", "nvlink"));
+    CHECK(wbar(out[0x150 / 16]) == 5);
+    CHECK(wbar(out[0x140 / 16]) == 4);
+    CHECK(waits(out[0x1c0 / 16]) == 1u << 5);
 }
 
 TEST_CASE("mercury finaliser: only constant loads are measured on the R1 load's barrier",
@@ -1022,6 +1024,58 @@ TEST_CASE("mercury finaliser: a dependency across a branch is kept", "[mercury]"
     std::vector<Insn> shifted = rewritten(code, Allocation::ShiftOnly);
     CHECK(wbar(shifted[1]) == 0);
     CHECK_FALSE(waits(shifted[7]) >> 0 & 1); // H2 alone drops X -> 7
+}
+
+TEST_CASE("mercury finaliser: the R1 load's range follows every path to its wait",
+          "[mercury]") {
+    // A branch inside the range skips ptxas's first wait on the R1 load's
+    // barrier: the code it reaches is still in the range up to that path's
+    // own wait, so its producers take the lowest free barrier as the
+    // range's do (CUB's onesweep kernel), not their old index.
+    std::vector<Insn> code = {
+        ldcR1(0),                                    // 0
+        make(kS2R, 1),                               // 1: -> 0
+        bra(2, 5, true, 1 << 1),                     // 2: @P0 BRA 5, waits the S2R
+        make(kIadd, kNone, kNone, 1 << 0),           // 3: the first wait on the R1 load
+        exitInsn(),                                  // 4
+        ldcu(4, 0),                                  // 5: on the R1 load's barrier
+        ldcu(6, 2),                                  // 6: in the range on this path
+        uiadd3(5, 4, kUrz, 1 << 0 | 1 << 2),         // 7: this path's wait on the R1 load
+        exitInsn(),                                  // 8
+    };
+    std::vector<Insn> out = rewritten(code);
+    CHECK(wbar(out[1]) == 0);
+    // In the range the LDCU takes the lowest free barrier, and the load
+    // forced onto the R1 load's, read at the same instruction, shares it
+    // (the m15_5 sample's rule). Past the first wait both would have kept
+    // their indices, 0 and 2.
+    CHECK(wbar(out[5]) == 0);
+    CHECK(wbar(out[6]) == 0);
+    CHECK(waits(out[7]) == 1u << 0);
+    CHECK(waits(out[3]) == 0);
+}
+
+TEST_CASE("mercury finaliser: a global load pending across a branch keeps its barrier",
+          "[mercury]") {
+    // Inside the range a global load takes the lowest free barrier from 2
+    // up -- unless it is still pending past a branch, as CUB's onesweep
+    // kernel's unrolled loads on 5 are: then it keeps its index.
+    auto kernel = [](bool branch) {
+        return std::vector<Insn>{
+            ldcR1(0),                                // 0
+            make(kLdg, 5),                           // 1
+            branch ? bra(2, 4, true) : make(kIadd),  // 2: @P0 BRA 4
+            make(kIadd),                             // 3
+            make(kIadd, kNone, kNone, 1 << 5),       // 4: waits the load
+            exitInsn(1 << 0),                        // 5
+        };
+    };
+    std::vector<Insn> across = rewritten(kernel(true));
+    CHECK(wbar(across[1]) == 5);
+    CHECK(waits(across[4]) == 1u << 5);
+    std::vector<Insn> straight = rewritten(kernel(false));
+    CHECK(wbar(straight[1]) == 2);
+    CHECK(waits(straight[4]) == 1u << 2);
 }
 
 TEST_CASE("mercury finaliser: a dependency over a loop back edge is kept", "[mercury]") {

@@ -335,8 +335,9 @@ std::vector<bool> stackPointerRange(const std::vector<Insn> &code, const Success
 // lowest free index from 2 up (libcudadevrt's memcpy_3d_device: an LDG at
 // 3 with 2 free moves to 2; generated warp-shuffle kernels: 3 -> 2 and
 // 4 -> 2 or 3 by what is free) -- unless the load is still pending past
-// the range, waited on after ptxas's wait on the R1 load's barrier: then it
-// keeps its index while that is free (the switch kernels of the jump-table
+// the range, waited on after ptxas's wait on the R1 load's barrier, or past
+// a branch (pendingAcrossBranch): then it keeps its index while that is
+// free (the switch kernels of the jump-table
 // sets: an LDG W5 R1 stays on 5 though 2 is free; generated warp-shuffle
 // kernels: 658 loads on 5, none moved, while two on 5 released inside the
 // range moved to 4, the lowest free). It never moves to 0 or 1 unless it
@@ -388,8 +389,8 @@ bool pendingAcrossBranch(const std::vector<uint32_t> &branchesBefore, size_t fir
     });
 }
 
-uint32_t longLatencyPick(uint32_t old, uint32_t taken, bool pendingPastRange) {
-    if (pendingPastRange && !(taken >> old & 1))
+uint32_t longLatencyPick(uint32_t old, uint32_t taken, bool pendingFar) {
+    if (pendingFar && !(taken >> old & 1))
         return old;
     return lowestFree(taken, kLongLatencyFloor);
 }
@@ -1536,20 +1537,21 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             // index; when that is taken, the lowest free one.
             uint32_t pick = inRange[i] ? kNumBarriers : old;
             if (inRange[i] && f == 0 && isLongLatencyLoad(code[i])) {
-                bool pendingPastRange = !firstConsumer.count(g) ||
-                                        std::any_of(liveRange[g].begin(), liveRange[g].end(),
-                                                    [&](size_t at) { return !inRange[at]; }) ||
-                                        pendingAcrossBranch(branchesBefore, i, liveRange[g]);
+                // Pending past the range or a branch, or never waited on.
+                bool pendingFar = !firstConsumer.count(g) ||
+                                  std::any_of(liveRange[g].begin(), liveRange[g].end(),
+                                              [&](size_t at) { return !inRange[at]; }) ||
+                                  pendingAcrossBranch(branchesBefore, i, liveRange[g]);
                 // Pending past the range with its old index taken: the one
                 // kernel measured (warp-shuffle dv124_2, sm_120) had nvlink
                 // join the group on the index below (3 -> 2, with 5 free).
-                if (pendingPastRange && (taken >> old & 1)) {
+                if (pendingFar && (taken >> old & 1)) {
                     error = "the global load at offset " + hex(i * 16) +
                             " is pending past the stack-pointer load's range or a branch with "
                             "its barrier taken; nvlink's barrier for it there is not understood";
                     return false;
                 }
-                pick = longLatencyPick(old, taken, pendingPastRange);
+                pick = longLatencyPick(old, taken, pendingFar);
                 // None free from 2 up: nvlink shared a barrier rather than go
                 // below 2 (CUB's radix-sort single-tile kernel on sm_120: an
                 // LDG joined a re-derived LDCU on 5 while 0 was free); which

@@ -367,10 +367,8 @@ uint32_t lowestFree(uint32_t taken, uint32_t from = 0) {
 // instructions can branch is one subtraction.
 std::vector<uint32_t> countBranches(const std::vector<Insn> &code) {
     std::vector<uint32_t> before(code.size() + 1, 0);
-    for (size_t i = 0; i < code.size(); ++i) {
-        uint32_t op = opcode9(code[i]);
-        before[i + 1] = before[i] + (isControlClass(op) && !fallsThroughOnly(op) ? 1 : 0);
-    }
+    for (size_t i = 0; i < code.size(); ++i)
+        before[i + 1] = before[i] + (leavesStraightLine(opcode9(code[i])) ? 1 : 0);
     return before;
 }
 
@@ -463,8 +461,8 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
         uint32_t free = kAll & ~taken;
         return free != 0 && (free & (free - 1)) == 0;
     };
-    for (size_t i = p0 + 1; i < code.size(); ++i) {
-        if (!reached[i] || !inRange[i])
+    for (size_t i = 0; i < code.size(); ++i) {
+        if (i == p0 || !reached[i] || !inRange[i])
             continue;
         uint32_t wait = waitMask(code[i]);
         uint32_t live = 1u << b0;
@@ -554,7 +552,7 @@ bool firstUses(const std::vector<Insn> &code,
         std::optional<Operands> ops;
         if (isConditionalExit(code[k]))
             conditionalExit = k;
-        else if (op == kExit || (isControlClass(op) && !fallsThroughOnly(op)))
+        else if (op == kExit || leavesStraightLine(op))
             stop = k;
         else if (!(ops = decodeOperands(code[k])))
             stop = k;
@@ -1230,7 +1228,7 @@ bool checkPredicatedAcrossBranch(const std::vector<Insn> &code, const std::vecto
                     }
                     break;
                 }
-                if (isControlClass(op) && !fallsThroughOnly(op))
+                if (leavesStraightLine(op))
                     break;
             }
         }
@@ -1300,7 +1298,7 @@ IdleWaits idleWaits(const std::vector<Insn> &code, const Successors &succ,
             for (size_t k = c; !echoed && k > 0 && !joined[k];) {
                 --k;
                 uint32_t op = opcode9(code[k]);
-                if (isControlClass(op) && !fallsThroughOnly(op))
+                if (leavesStraightLine(op))
                     break;
                 if (waitMask(code[k]) >> b & 1)
                     echoed = k;
@@ -1542,9 +1540,10 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                                   std::any_of(liveRange[g].begin(), liveRange[g].end(),
                                               [&](size_t at) { return !inRange[at]; }) ||
                                   pendingAcrossBranch(branchesBefore, i, liveRange[g]);
-                // Pending past the range with its old index taken: the one
-                // kernel measured (warp-shuffle dv124_2, sm_120) had nvlink
-                // join the group on the index below (3 -> 2, with 5 free).
+                // Pending past the range (or a branch) with its old index
+                // taken: the one kernel measured (warp-shuffle dv124_2,
+                // sm_120) had nvlink join the group on the index below
+                // (3 -> 2, with 5 free).
                 if (pendingFar && (taken >> old & 1)) {
                     error = "the global load at offset " + hex(i * 16) +
                             " is pending past the stack-pointer load's range or a branch with "

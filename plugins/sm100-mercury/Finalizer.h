@@ -58,6 +58,11 @@ inline bool fallsThroughOnly(uint32_t op9) {
         return false;
     }
 }
+// Control-class instructions that may leave the straight line: a branch,
+// an EXIT, a trap.
+inline bool leavesStraightLine(uint32_t op9) {
+    return isControlClass(op9) && !fallsThroughOnly(op9);
+}
 
 uint32_t getBits(const Insn &insn, unsigned lo, unsigned width);
 void setBits(Insn &insn, unsigned lo, unsigned width, uint32_t value);

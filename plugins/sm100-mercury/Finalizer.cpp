@@ -356,6 +356,8 @@ bool isLongLatencyLoad(const Insn &insn) {
     return op == 0x981 || op == 0x980 || op == kAtomg || op == 0xf60;
 }
 constexpr uint32_t kLongLatencyFloor = 2;
+// The top barrier, 5: every global load measured pending far stood on it.
+constexpr uint32_t kLongLatencyTop = kNumBarriers - 1;
 
 // The lowest barrier from `from` up that `taken` (a mask) leaves free;
 // kNumBarriers when there is none.
@@ -399,7 +401,7 @@ bool pendingAcrossBranch(const std::vector<uint32_t> &branchesBefore, size_t fir
 // takes the lowest free from 2 up like the rest (generated atomics kernels:
 // ATOMGs never waited on, on 3 and 4, went to 2 and 3).
 uint32_t longLatencyPick(uint32_t old, uint32_t taken, bool pendingFar, uint32_t fiveNow) {
-    if (pendingFar && old == kNumBarriers - 1 && !(taken >> fiveNow & 1))
+    if (pendingFar && old == kLongLatencyTop && !(taken >> fiveNow & 1))
         return fiveNow;
     return lowestFree(taken, kLongLatencyFloor);
 }
@@ -1550,7 +1552,9 @@ bool checkJoinOnlyConflicts(const std::vector<Insn> &code, const std::vector<Pen
 
 // The index old barrier `old` has become at instruction i: the colour of
 // the nearest producer on it before i in program order, `old` itself where
-// there is none or it is not coloured yet.
+// there is none or it is not coloured yet. Asked only for loads on `old`
+// themselves, each walk stops at or after the previous one's load: linear
+// in all.
 uint32_t becomes(const std::vector<Insn> &code, UnionFind &groups,
                  const std::unordered_map<Slot, uint32_t> &colour, size_t p0, size_t i,
                  uint32_t old) {
@@ -1575,8 +1579,8 @@ uint32_t becomes(const std::vector<Insn> &code, UnionFind &groups,
 std::vector<size_t> reversePostorder(const Successors &succ, size_t n) {
     std::vector<size_t> post, order;
     std::vector<bool> seen(n, false);
-    // Per instruction on the walk: its successors, fall-through first, and
-    // how many are done.
+    // Per instruction on the walk: the successors still to visit, the next
+    // (fall-through first) at the back.
     std::vector<std::pair<size_t, std::vector<size_t>>> stack;
     auto push = [&](size_t i) {
         seen[i] = true;
@@ -1690,7 +1694,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                             "its barrier taken; nvlink's barrier for it there is not understood";
                     return false;
                 }
-                uint32_t fiveNow = pendingFar && old == kNumBarriers - 1
+                uint32_t fiveNow = pendingFar && old == kLongLatencyTop
                                        ? becomes(code, groups, colour, p0, i, old)
                                        : old;
                 pick = longLatencyPick(old, taken, pendingFar, fiveNow);
@@ -1701,7 +1705,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 // stayed on 5 with 3 free (corpus 107's katom, sm_120).
                 uint32_t lowest = lowestFree(taken, kLongLatencyFloor);
                 if (opcode12(code[i]) == kAtomg && guard(code[i]) == kAlways &&
-                    pick == kNumBarriers - 1 && lowest > kLongLatencyFloor && lowest < pick) {
+                    pick == kLongLatencyTop && lowest > kLongLatencyFloor && lowest < pick) {
                     error = "the atomic at offset " + hex(i * 16) +
                             " could keep barrier 5 or take the lowest free from 2 up; nvlink's "
                             "choice there is not understood";
@@ -1737,7 +1741,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             // sm_100 and sm_120: 3 -> 2) had nvlink move it where a global
             // load keeps its index (3 and 4, 3 kernels).
             if (!inRange[i] && f == 0 && opcode12(code[i]) == kAtomg &&
-                old < kNumBarriers - 1 && !(taken >> old & 1) &&
+                old < kLongLatencyTop && !(taken >> old & 1) &&
                 lowestFree(taken, kLongLatencyFloor) < old) {
                 error = "the atomic at offset " + hex(i * 16) +
                         " past the stack-pointer load's range could keep its barrier or take a "

@@ -1294,6 +1294,10 @@ TEST_CASE("mercury finaliser: generated fence-and-atomics kernels", "[mercury]")
     // global loads keep their index.
     checkSampleRefused("fa138_2.sm_100", "the atomic at offset 0x220 past the stack-pointer "
                                          "load's range could keep its barrier or take a lower one");
+    // An unguarded ATOMG never waited on, kept on 5 with 4 the lowest free
+    // from 2 up: nvlink moved it to 4.
+    checkSampleRefused("fa242_2.sm_100", "the atomic at offset 0xc0 could keep barrier 5 or take "
+                                         "the lowest free from 2 up");
     // An LDC sharing an LDCU's barrier with one free, split off by nvlink:
     // re-derived, here past an instruction whose operands are not modelled.
     checkSampleRefused("fa184_1.sm_120", "the producer at offset 0x60 shares a scoreboard barrier "

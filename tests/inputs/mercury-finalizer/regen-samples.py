@@ -28,7 +28,7 @@ SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
            "v2.sm_100", "v100.sm_100", "v113.sm_120", "v124.sm_120", "v335.sm_120",
            "v161.sm_100", "sortpairs.sm_100", "texrow.sm_100", "rng.sm_100",
            "dv178_2.sm_100", "dv178_2.sm_120", "dv17_2.sm_120", "k43.sm_100",
-           "fa2_2.sm_100", "fa61_2.sm_100", "fa138_2.sm_100",
+           "fa2_2.sm_100", "fa61_2.sm_100", "fa138_2.sm_100", "fa242_2.sm_100",
            "fa184_1.sm_120"]
 # Hand-written samples: the corpus source each is compiled from.
 HAND_WRITTEN = {"sortpairs": "153-forced-share-after-read-barrier/sortpairs.cu",

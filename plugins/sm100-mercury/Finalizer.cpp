@@ -928,6 +928,8 @@ struct GroupRoles {
     std::unordered_map<Slot, const Rederived::ExitJoin *> exitJoin;
     // How many producers forced onto the R1 load's barrier each group holds.
     std::unordered_map<Slot, unsigned> r1Forced;
+    // Neither forced nor re-derived: a group as ptxas's waits made it.
+    bool plain(Slot g) const { return !forced.count(g) && !rederived.count(g); }
 };
 
 GroupRoles groupRoles(UnionFind &groups, const Rederived &rd) {
@@ -1496,6 +1498,80 @@ bool laterMemberMeetsHolder(const std::vector<Insn> &code, const std::vector<Pen
                        [&](Slot s) { return heldAt(s / 2); });
 }
 
+// Whether instruction `target` is reached from the entry along a path
+// that passes none of `avoid`: a producer in `avoid` is then not pending
+// there on every path.
+bool reachedAvoiding(const Successors &succ, const std::vector<size_t> &avoid, size_t target) {
+    std::vector<bool> seen(succ.direct.size(), false);
+    for (size_t a : avoid)
+        seen[a] = true;
+    if (seen[0])
+        return false;
+    std::vector<size_t> stack{0};
+    seen[0] = true;
+    while (!stack.empty()) {
+        size_t i = stack.back();
+        stack.pop_back();
+        if (i == target)
+            return true;
+        succ.forEach(i, [&](size_t t) {
+            if (!seen[t]) {
+                seen[t] = true;
+                stack.push_back(t);
+            }
+        });
+    }
+    return false;
+}
+
+// Whether a later member of group g, which moved off its old barrier,
+// issues where g is pending on some paths only, while the group holding
+// that old barrier is pending there on every path and released by the
+// same first wait. Either barrier keeps the member's dependencies; nvlink
+// put it with the holder in the one kernel measured (corpus 165, a
+// generated fence-and-atomics kernel on sm_120: an LDG after the join of
+// an if around an ATOMG, grouped by ptxas with the ATOMG's read barrier,
+// went to the store's read barrier pending on both paths), where culd
+// keeps ptxas's group. Not seen otherwise among 8,410 study, 1,254
+// held-out and 668 fence-and-atomics kernels. The cheap tests come first:
+// each path test walks the function.
+bool laterMemberMeetsHolderOnEveryPath(const Successors &succ, Dependencies &deps,
+                                       const std::unordered_map<Slot, uint32_t> &colour, Slot g,
+                                       uint32_t old, size_t &member) {
+    auto g1 = deps.firstConsumer.find(g);
+    if (g1 == deps.firstConsumer.end())
+        return false;
+    // h holds g's old barrier, is released with g, and every path to `at`
+    // passes one of its producers.
+    auto holdsOnEveryPath = [&](Slot h, size_t at) {
+        auto c = colour.find(h);
+        auto h1 = deps.firstConsumer.find(h);
+        if (h == g || c == colour.end() || c->second != old || h1 == deps.firstConsumer.end() ||
+            h1->second != g1->second)
+            return false;
+        std::vector<size_t> holders;
+        for (Slot x : deps.members.at(h))
+            holders.push_back(x / 2);
+        return !reachedAvoiding(succ, holders, at);
+    };
+    const std::vector<Slot> &members = deps.members.at(g);
+    std::vector<size_t> earlier{members.front() / 2};
+    for (size_t k = 1; k < members.size(); ++k) {
+        const size_t at = members[k] / 2;
+        if (at != earlier.back() && groupPendingAt(deps, g, at)) {
+            const std::vector<Slot> &pending = deps.pendingAt[at];
+            if (std::any_of(pending.begin(), pending.end(),
+                            [&](Slot h) { return holdsOnEveryPath(h, at); }) &&
+                reachedAvoiding(succ, earlier, at)) {
+                member = at;
+                return true;
+            }
+        }
+        earlier.push_back(at);
+    }
+    return false;
+}
+
 // After the range a group keeps its old barrier unless a group live with
 // it holds that barrier. The liveness is path-insensitive: two groups
 // pending on different paths into a join are live together past it though
@@ -1516,8 +1592,7 @@ bool checkJoinOnlyConflicts(const std::vector<Insn> &code, const std::vector<Pen
     // pending; and a group kept busy up to an echoing wait is live there on
     // the straight line. Only where both are pending can a join be the
     // cause.
-    auto plain = [&](Slot x) { return !roles.forced.count(x) && !roles.rederived.count(x); };
-    if (!plain(g))
+    if (!roles.plain(g))
         return true;
     std::map<Slot, std::vector<size_t>> together; // holder -> where both are pending
     for (size_t at : deps.liveRange[g])
@@ -1529,7 +1604,7 @@ bool checkJoinOnlyConflicts(const std::vector<Insn> &code, const std::vector<Pen
     for (const auto &entry : together) {
         const Slot h = entry.first;
         const std::vector<size_t> &where = entry.second;
-        if (plain(h) && laterMemberMeetsHolder(code, in, deps, g, h)) {
+        if (roles.plain(h) && laterMemberMeetsHolder(code, in, deps, g, h)) {
             error = "the producer at offset " + hex(g / 2 * 16) +
                     " is grouped with later producers that issue while the one at offset " +
                     hex(h / 2 * 16) + " holds its barrier on another path; nvlink's barriers "
@@ -1539,7 +1614,7 @@ bool checkJoinOnlyConflicts(const std::vector<Insn> &code, const std::vector<Pen
         auto oneReleased = [&](size_t at) {
             return waitReleases(code, in, deps, at, g) || waitReleases(code, in, deps, at, h);
         };
-        if (plain(h) && !std::all_of(where.begin(), where.end(), oneReleased) &&
+        if (roles.plain(h) && !std::all_of(where.begin(), where.end(), oneReleased) &&
             !meetOnAPath(deps, g, h)) {
             error = "the producers at offsets " + hex(h / 2 * 16) + " and " + hex(g / 2 * 16) +
                     " are pending together only past a join of paths; nvlink's barriers for "
@@ -1796,6 +1871,15 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                         " and after find no free scoreboard barrier, and the one they would "
                         "share is released before their first read; nvlink's barrier for the "
                         "later ones there is not understood";
+                return false;
+            }
+            size_t member = 0;
+            if (pick != old && roles.plain(g) &&
+                laterMemberMeetsHolderOnEveryPath(succ, deps, colour, g, old, member)) {
+                error = "the producer at offset " + hex(member * 16) +
+                        " issues where its group's barrier is pending on some paths only and the "
+                        "group that holds the group's old barrier on every path; nvlink's "
+                        "barrier for it there is not understood";
                 return false;
             }
             colour[g] = pick;

@@ -1330,6 +1330,32 @@ TEST_CASE("mercury finaliser: a group's later member meeting a barrier its first
     CHECK(rewriteScoreboards(code, error));
 }
 
+TEST_CASE("mercury finaliser: a group's later member pending on some paths beside the holder",
+          "[mercury]") {
+    // Corpus 165's shape: a store's read barrier is pending on both paths
+    // around an atomic; the atomic's read barrier and an LDG after the join
+    // are one group of ptxas's on 0, which the store's took, so the group
+    // moves to 1. At the LDG that group is pending on the atomic's path
+    // only, the store's on both, released by the same wait: nvlink put the
+    // LDG with the store (sm_120). Refused.
+    constexpr uint32_t kAtomg = 0x9a8;
+    std::vector<Insn> code{ldcR1(0),
+                           make(kStg, kNone, 1),              // 1: the store, read barrier 1
+                           bra(2, 4, true, 1 << 0),           // 2: around the atomic
+                           make(kAtomg, kNone, 0),            // 3: read barrier 0
+                           make(kLdg, 0),                     // 4: the join
+                           make(kIadd, kNone, kNone, 0b11),   // 5: releases all
+                           exitInsn()};
+    std::string error;
+    std::vector<Insn> input = code;
+    CHECK_FALSE(rewriteScoreboards(input, error));
+    CHECK(error.find("the producer at offset 0x40 issues where its group's barrier is pending "
+                     "on some paths only") != std::string::npos);
+    // With no path around the atomic its group is pending on every path.
+    code[2] = make(kIadd, kNone, kNone, 1 << 0);
+    CHECK(rewriteScoreboards(code, error));
+}
+
 TEST_CASE("mercury finaliser: groups pending together only past a join", "[mercury]") {
     // An STS in the range (its read barrier shifted to 0) is released on
     // the fall-through path, and past the join on the branch path; a SHFL

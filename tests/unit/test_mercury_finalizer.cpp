@@ -15,10 +15,13 @@ namespace {
 
 constexpr uint32_t kNone = kNoBarrier;
 
-// An instruction with opcode `op` (guard PT) and the given scoreboard.
+// An instruction with opcode `op` (guard PT) and the given scoreboard,
+// stalling 2 cycles: enough for the next instruction to see a barrier it
+// sets (checkBarrierVisibleBeforeWait).
 Insn make(uint32_t op, uint32_t wbar = kNone, uint32_t rbar = kNone, uint32_t wait = 0) {
     Insn i;
     i.lo = op | uint64_t(7) << 12;
+    setBits(i, kStallBit, 4, 2);
     setBits(i, kWriteBarrierBit, 3, wbar);
     setBits(i, kReadBarrierBit, 3, rbar);
     setBits(i, kWaitMaskBit, 6, wait);
@@ -1298,10 +1301,12 @@ TEST_CASE("mercury finaliser: generated fence-and-atomics kernels", "[mercury]")
     // from 2 up: nvlink moved it to 4.
     checkSampleRefused("fa242_2.sm_100", "the atomic at offset 0xc0 could keep barrier 5 or take "
                                          "the lowest free from 2 up");
-    // An LDC sharing an LDCU's barrier with one free, split off by nvlink:
-    // re-derived, here past an instruction whose operands are not modelled.
-    checkSampleRefused("fa184_1.sm_120", "the producer at offset 0x60 shares a scoreboard barrier "
-                                         "for want of a free one");
+    // An LDC sharing an LDCU's barrier with one free, split off by nvlink
+    // and re-derived; the LDG after them went onto the LDCU's barrier where
+    // the lowest free from 2 up was above it.
+    checkSampleRefused("fa184_1.sm_120", "the global load at offset 0x80 would take a barrier "
+                                         "above the one of the re-derived constant load at "
+                                         "offset 0x50");
 }
 
 TEST_CASE("mercury finaliser: a group's later member meeting a barrier its first did not",
@@ -1328,6 +1333,22 @@ TEST_CASE("mercury finaliser: a group's later member meeting a barrier its first
     // With the store released before the LDG issues, it is one group.
     code[5] = make(kLdg, 0, kNone, 1 << 1);
     CHECK(rewriteScoreboards(code, error));
+}
+
+TEST_CASE("mercury finaliser: a barrier waited on right after it is set needs a stall of 2",
+          "[mercury]") {
+    // The LDG's barrier 2 is waited on by the next instruction: with a
+    // stall of 2 the rewrite goes through, with 1 the wait might not see
+    // the barrier set and nvlink raises the stall; culd refuses.
+    std::vector<Insn> code{ldcR1(0), make(kLdg, 2), make(kIadd, kNone, kNone, 1 << 2),
+                           make(kIadd, kNone, kNone, 1 << 0), exitInsn()};
+    std::string error;
+    std::vector<Insn> input = code;
+    CHECK(rewriteScoreboards(input, error));
+    setBits(code[1], kStallBit, 4, 1);
+    CHECK_FALSE(rewriteScoreboards(code, error));
+    CHECK(error.find("the instruction at offset 0x10 would set a barrier that the next one "
+                     "waits on, with a stall below 2") != std::string::npos);
 }
 
 TEST_CASE("mercury finaliser: a group's later member pending on some paths beside the holder",

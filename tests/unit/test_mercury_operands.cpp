@@ -74,6 +74,57 @@ TEST_CASE("mercury operands: loads, uniform and mixed ALU forms", "[mercury]") {
         CHECK(mov->writes == std::vector<RegisterId>{ur(5)});
         CHECK(mov->reads.empty());
     }
+    SECTION("MOV.64 R10, imm64 writes the pair and reads nothing") {
+        auto ops = decodeOperands({0x00000000630a9402, 0x000fce0000000000});
+        REQUIRE(ops);
+        CHECK(ops->writes == std::vector<RegisterId>{10, 11});
+        CHECK(ops->reads.empty());
+    }
+    SECTION("FADD with an immediate or a UR has no register in the C slot") {
+        auto imm = decodeOperands({0x42a6000005057421, 0x000fe20000000000}); // FADD R5, R5, 83
+        REQUIRE(imm);
+        CHECK(imm->writes == std::vector<RegisterId>{5});
+        CHECK(imm->reads == std::vector<RegisterId>{5});
+        auto uni = decodeOperands({0x0000000907077e21, 0x002fe20008000000}); // FADD R7, R7, UR9
+        REQUIRE(uni);
+        CHECK(sorted(uni->reads) == std::vector<RegisterId>{7, ur(9)});
+    }
+    SECTION("FFMA R7, R6, -R7, imm keeps B in the C slot") {
+        auto ops = decodeOperands({0x3e1039f606077423, 0x000fc80000000807});
+        REQUIRE(ops);
+        CHECK(sorted(ops->reads) == std::vector<RegisterId>{6, 7});
+    }
+    SECTION("SHFL forms: registers or immediates for B and C") {
+        auto rrr = decodeOperands({0x0800000b07087389, 0x000064000000000c}); // R8, R7, R11, R12
+        REQUIRE(rrr);
+        CHECK(rrr->writes == std::vector<RegisterId>{8});
+        CHECK(sorted(rrr->reads) == std::vector<RegisterId>{7, 11, 12});
+        auto rir = decodeOperands({0x0420000006087989, 0x000e2200000e00ff}); // R8, R6, 0x1, RZ
+        REQUIRE(rir);
+        CHECK(rir->reads == std::vector<RegisterId>{6});
+        auto rri = decodeOperands({0x00001f0803097589, 0x004ee400000e0000}); // R9, R3, R8, 0x1f
+        REQUIRE(rri);
+        CHECK(sorted(rri->reads) == std::vector<RegisterId>{3, 8});
+    }
+    SECTION("R2UR and REDUX move a register to a uniform one") {
+        auto r2ur = decodeOperands({0x00000000080672ca, 0x000fda00000e0000}); // R2UR UR6, R8
+        REQUIRE(r2ur);
+        CHECK(r2ur->writes == std::vector<RegisterId>{ur(6)});
+        CHECK(r2ur->reads == std::vector<RegisterId>{8});
+        auto redux = decodeOperands({0x00000000090473c4, 0x000e24000000c000}); // REDUX UR4, R9
+        REQUIRE(redux);
+        CHECK(redux->writes == std::vector<RegisterId>{ur(4)});
+        CHECK(redux->reads == std::vector<RegisterId>{9});
+    }
+    SECTION("LDS.128 R8, [UR4] and STS.64 [UR4+0x800], R6") {
+        auto lds = decodeOperands({0x00000004ff087984, 0x000e280008000c00});
+        REQUIRE(lds);
+        CHECK(lds->writes == std::vector<RegisterId>{8, 9, 10, 11});
+        CHECK(lds->reads == std::vector<RegisterId>{ur(4)});
+        auto sts = decodeOperands({0x00080006ff008988, 0x0081e20008000a04});
+        REQUIRE(sts);
+        CHECK(sorted(sts->reads) == std::vector<RegisterId>{6, 7, ur(4)});
+    }
     SECTION("an opcode outside the model is not guessed") {
         CHECK_FALSE(decodeOperands({0x0000000000007c10, 0}));      // 0x0c10 without bit 91
         CHECK_FALSE(decodeOperands({0x00000000ff0077ac, 0x0000000008000e00})); // LDCU, size code 7

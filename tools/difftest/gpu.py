@@ -165,9 +165,12 @@ def build(args):
 
 
 def run_exe(path, env):
+    """Runs one executable; argv[0] is its path without the .nvlink/.culd
+    suffix, the same for both links (the CUDA samples print their argv[0]:
+    simpleAWBarrier came out "different" on the name alone)."""
     try:
-        p = subprocess.run([path], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=RUN_TIMEOUT)
+        p = subprocess.run([os.path.splitext(path)[0]], executable=path, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=RUN_TIMEOUT)
         return p.returncode, p.stdout.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
         return "timeout", ""
@@ -250,13 +253,23 @@ def selftest():
         "culd-races-elsewhere": ("echo A", flip % ("B", "C"), "different"),
         "refused": (None, None, "culd-refused"),
     }
+    # A program printing its argv[0] (a script sees its file's path instead,
+    # so this one is compiled, where a C compiler is found).
+    cc = shutil.which("cc")
+    if cc:
+        cases["prints-argv0"] = ("C", "C", "same")
     with tempfile.TemporaryDirectory() as bundle:
         entries = []
         for name, (nv, mine, _) in cases.items():
             entries.append({"name": name, "flags": [], "status": "culd-refused" if nv is None else "built"})
             for suffix, text in (("nvlink", nv), ("culd", mine)):
-                if text is not None:
-                    path = os.path.join(bundle, name + "." + suffix)
+                path = os.path.join(bundle, name + "." + suffix)
+                if text == "C":
+                    src = os.path.join(bundle, "argv0.c")
+                    with open(src, "w") as f:
+                        f.write("#include <stdio.h>\nint main(int c, char **v) { puts(v[0]); return 0; }\n")
+                    subprocess.run([cc, src, "-o", path], check=True)
+                elif text is not None:
                     with open(path, "w") as f:
                         f.write("#!/bin/sh\n%s\n" % text)
                     os.chmod(path, 0o755)

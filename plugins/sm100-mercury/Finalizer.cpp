@@ -312,6 +312,24 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
     return code.empty() ? 0 : code.size() - 1;
 }
 
+// The instructions reached from `work` along the CFG, entering none that
+// `blocked` marks and going on past one only where `goesOn` allows.
+template <class GoesOn>
+std::vector<bool> reach(const Successors &succ, std::vector<size_t> work,
+                        const std::vector<bool> &blocked, GoesOn goesOn) {
+    std::vector<bool> seen(succ.direct.size(), false);
+    while (!work.empty()) {
+        size_t i = work.back();
+        work.pop_back();
+        if (seen[i] || blocked[i])
+            continue;
+        seen[i] = true;
+        if (goesOn(i))
+            succ.forEach(i, [&](size_t t) { work.push_back(t); });
+    }
+    return seen;
+}
+
 // The R1 load's range on every path: the instructions a path from the
 // load reaches up to and including its first wait on the load's barrier.
 // A join of such a path with one past a wait is in the range (CUB's
@@ -319,19 +337,10 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
 // renumbered as the range is, up to the wait on that path).
 std::vector<bool> stackPointerRange(const std::vector<Insn> &code, const Successors &succ,
                                     size_t p0, uint32_t b0) {
-    std::vector<bool> inRange(code.size(), false);
-    std::vector<size_t> work;
-    succ.forEach(p0, [&](size_t t) { work.push_back(t); });
-    while (!work.empty()) {
-        size_t i = work.back();
-        work.pop_back();
-        if (inRange[i])
-            continue;
-        inRange[i] = true;
-        if (!(waitMask(code[i]) >> b0 & 1))
-            succ.forEach(i, [&](size_t t) { work.push_back(t); });
-    }
-    return inRange;
+    std::vector<size_t> next;
+    succ.forEach(p0, [&](size_t t) { next.push_back(t); });
+    return reach(succ, std::move(next), std::vector<bool>(code.size(), false),
+                 [&](size_t i) { return !(waitMask(code[i]) >> b0 & 1); });
 }
 
 // A global load's write barrier inside the R1 load's range takes the
@@ -340,10 +349,10 @@ std::vector<bool> stackPointerRange(const std::vector<Insn> &code, const Success
 // 4 -> 2 or 3 by what is free) -- unless the load is still pending past
 // the range, waited on after ptxas's wait on the R1 load's barrier, or past
 // a branch (pendingAcrossBranch): then it keeps its index while that is
-// free (the switch kernels of the jump-table
-// sets: an LDG W5 R1 stays on 5 though 2 is free; generated warp-shuffle
-// kernels: 658 loads on 5, none moved, while two on 5 released inside the
-// range moved to 4, the lowest free). It never moves to 0 or 1 unless it
+// free (the switch kernels of the jump-table sets: an LDG W5 R1 stays on
+// 5 though 2 is free; generated warp-shuffle kernels: 658 loads on 5, none
+// moved, while two on 5 released inside the range moved to 4, the lowest
+// free). It never moves to 0 or 1 unless it
 // joins a group whose first producer decides. Its read barrier is picked
 // like any other.
 // LDG, LD (0x980: CUB's scan kernel, a generic load on 5 pending past the
@@ -806,8 +815,8 @@ void markGroupLive(Dependencies &d, size_t at, Slot group) {
 bool issuesBehindAnother(const std::vector<Pending> &in, const std::vector<Slot> &found,
                          uint32_t b, Slot s) {
     const std::vector<Slot> &atIssue = in[s / 2][b];
-    return std::any_of(found.begin(), found.end(), [&](Slot r) {
-        return r < s && std::find(atIssue.begin(), atIssue.end(), r) != atIssue.end();
+    return std::any_of(found.begin(), found.end(), [&](Slot r) { // both sorted
+        return r < s && std::binary_search(atIssue.begin(), atIssue.end(), r);
     });
 }
 
@@ -1440,6 +1449,21 @@ bool checkLoopCarriedMerges(const std::vector<Insn> &code, Dependencies &deps,
     return true;
 }
 
+// Calls `visit(at, h, barrier)` for each coloured group h other than g
+// live at an instruction `at` where g is live.
+template <typename Visit>
+void forEachColouredBeside(const Dependencies &deps,
+                           const std::unordered_map<Slot, uint32_t> &colour, Slot g,
+                           Visit visit) {
+    auto range = deps.liveRange.find(g);
+    if (range == deps.liveRange.end())
+        return;
+    for (size_t at : range->second)
+        for (Slot h : deps.liveAt[at])
+            if (auto it = colour.find(h); h != g && it != colour.end())
+                visit(at, h, it->second);
+}
+
 // Whether group x is pending (per the may-analysis) when `at` issues.
 bool groupPendingAt(const Dependencies &deps, Slot x, size_t at) {
     const std::vector<Slot> &groups = deps.pendingAt[at];
@@ -1502,26 +1526,10 @@ bool laterMemberMeetsHolder(const std::vector<Insn> &code, const std::vector<Pen
 // that passes none of `avoid`: a producer in `avoid` is then not pending
 // there on every path.
 bool reachedAvoiding(const Successors &succ, const std::vector<size_t> &avoid, size_t target) {
-    std::vector<bool> seen(succ.direct.size(), false);
+    std::vector<bool> blocked(succ.direct.size(), false);
     for (size_t a : avoid)
-        seen[a] = true;
-    if (seen[0])
-        return false;
-    std::vector<size_t> stack{0};
-    seen[0] = true;
-    while (!stack.empty()) {
-        size_t i = stack.back();
-        stack.pop_back();
-        if (i == target)
-            return true;
-        succ.forEach(i, [&](size_t t) {
-            if (!seen[t]) {
-                seen[t] = true;
-                stack.push_back(t);
-            }
-        });
-    }
-    return false;
+        blocked[a] = true;
+    return reach(succ, {0}, blocked, [](size_t) { return true; })[target];
 }
 
 // Whether a later member of group g, which moved off its old barrier,
@@ -1597,12 +1605,10 @@ bool checkJoinOnlyConflicts(const std::vector<Insn> &code, const std::vector<Pen
     if (!roles.plain(g))
         return true;
     std::map<Slot, std::vector<size_t>> together; // holder -> where both are pending
-    for (size_t at : deps.liveRange[g])
-        if (groupPendingAt(deps, g, at))
-            for (Slot h : deps.liveAt[at])
-                if (auto it = colour.find(h); h != g && it != colour.end() &&
-                                              it->second == barrier && groupPendingAt(deps, h, at))
-                    together[h].push_back(at);
+    forEachColouredBeside(deps, colour, g, [&](size_t at, Slot h, uint32_t c) {
+        if (c == barrier && groupPendingAt(deps, g, at) && groupPendingAt(deps, h, at))
+            together[h].push_back(at);
+    });
     for (const auto &entry : together) {
         const Slot h = entry.first;
         const std::vector<size_t> &where = entry.second;
@@ -1633,22 +1639,20 @@ bool checkJoinOnlyConflicts(const std::vector<Insn> &code, const std::vector<Pen
 // sm_100 and sm_120: an LDCU split off an LDC's barrier, read past the
 // load's first use) had nvlink put the load on the LDCU's barrier, where
 // the lowest free from 2 up was above it; when nvlink joins a re-derived
-// group rather than take a free barrier is not known. Loads above other re-derived
-// groups took the lowest free (7 kernels of the study sets).
-bool belowRederivedLdcu(const std::vector<Insn> &code, Dependencies &deps,
+// group rather than take a free barrier is not known. Loads above other
+// re-derived groups took the lowest free (7 kernels of the study sets).
+bool belowRederivedLdcu(const std::vector<Insn> &code, const Dependencies &deps,
                         const std::unordered_map<Slot, uint32_t> &colour,
                         const GroupRoles &roles, Slot g, uint32_t pick, Slot &h) {
-    for (size_t at : deps.liveRange[g])
-        for (Slot x : deps.liveAt[at]) {
-            auto c = colour.find(x);
-            if (x != g && c != colour.end() && roles.rederived.count(x) &&
-                opcode12(code[x / 2]) == kLdcu && c->second >= kLongLatencyFloor &&
-                c->second < pick) {
-                h = x;
-                return true;
-            }
+    bool found = false;
+    forEachColouredBeside(deps, colour, g, [&](size_t, Slot x, uint32_t c) {
+        if (!found && roles.rederived.count(x) && opcode12(code[x / 2]) == kLdcu &&
+            c >= kLongLatencyFloor && c < pick) {
+            h = x;
+            found = true;
         }
-    return false;
+    });
+    return found;
 }
 
 // The index old barrier `old` has become at instruction i: the colour of
@@ -1715,6 +1719,69 @@ std::vector<size_t> reversePostorder(const Successors &succ, size_t n) {
     return order;
 }
 
+// The write barrier of the global load at i inside the R1 load's range
+// (group g, ptxas's index `old`, `taken` by groups live with it): the
+// lowest free from 2 up, or the index it keeps pending far
+// (longLatencyPick); false, with `error`, where nvlink's choice is not
+// understood.
+bool pickRangeLoad(const std::vector<Insn> &code, Dependencies &deps,
+                   const std::unordered_map<Slot, uint32_t> &colour, const GroupRoles &roles,
+                   const std::vector<bool> &inRange, const std::vector<uint32_t> &branchesBefore,
+                   size_t p0, size_t i, Slot g, uint32_t old, uint32_t taken, uint32_t &pick,
+                   std::string &error) {
+    // Pending past the range or a branch, or never waited on.
+    bool pendingFar = !deps.firstConsumer.count(g) ||
+                      std::any_of(deps.liveRange[g].begin(), deps.liveRange[g].end(),
+                                  [&](size_t at) { return !inRange[at]; }) ||
+                      pendingAcrossBranch(branchesBefore, i, deps.liveRange[g]);
+    // Pending past the range (or a branch) with its old index
+    // taken: the one kernel measured (warp-shuffle dv124_2,
+    // sm_120) had nvlink join the group on the index below
+    // (3 -> 2, with 5 free).
+    if (pendingFar && (taken >> old & 1)) {
+        error = "the global load at offset " + hex(i * 16) +
+                " is pending past the stack-pointer load's range or a branch with "
+                "its barrier taken; nvlink's barrier for it there is not understood";
+        return false;
+    }
+    uint32_t fiveNow = pendingFar && old == kLongLatencyTop
+                           ? becomes(code, deps.groups, colour, p0, i, old)
+                           : old;
+    pick = longLatencyPick(old, taken, pendingFar, fiveNow);
+    if (Slot h; belowRederivedLdcu(code, deps, colour, roles, g, pick, h)) {
+        error = "the global load at offset " + hex(i * 16) +
+                " would take a barrier above the one of the re-derived constant load "
+                "at offset " +
+                hex(h / 2 * 16) + ", still pending; nvlink's barrier for it there is "
+                                  "not understood";
+        return false;
+    }
+    // An unguarded ATOMG kept on 5 while the lowest free from 2
+    // up is 3 or 4: on every measured one kept there (8), 2 was
+    // free; the one with 4 the lowest (a generated atomics
+    // kernel, sm_100 and sm_120) nvlink moved to 4. Guarded ones
+    // stayed on 5 with 3 free (corpus 107's katom, sm_120).
+    uint32_t lowest = lowestFree(taken, kLongLatencyFloor);
+    if (opcode12(code[i]) == kAtomg && guard(code[i]) == kAlways &&
+        pick == kLongLatencyTop && lowest > kLongLatencyFloor && lowest < pick) {
+        error = "the atomic at offset " + hex(i * 16) +
+                " could keep barrier 5 or take the lowest free from 2 up; nvlink's "
+                "choice there is not understood";
+        return false;
+    }
+    // None free from 2 up: nvlink shared a barrier rather than go
+    // below 2 (CUB's radix-sort single-tile kernel on sm_120: an
+    // LDG joined a re-derived LDCU on 5 while 0 was free); which
+    // one is not known.
+    if (pick == kNumBarriers) {
+        error = "the global load at offset " + hex(i * 16) +
+                " finds no scoreboard barrier free from 2 up; nvlink's barrier for "
+                "it there is not understood";
+        return false;
+    }
+    return true;
+}
+
 bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 const std::vector<uint64_t> &jumpTargets, std::string &error) {
     const size_t n = code.size();
@@ -1751,7 +1818,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     const std::vector<uint64_t> cycles = issueCycles(code);
     Dependencies deps = dependencies(code, in, reached, inRange, rd);
     liveUntilEchoes(deps, idle);
-    auto &[groups, edges, liveAt, liveRange, firstConsumer, members, pendingAt] = deps;
+    UnionFind &groups = deps.groups;
     const GroupRoles roles = groupRoles(groups, rd);
 
     // Colour the groups in reverse postorder of their first slot.
@@ -1769,68 +1836,16 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             if (g != s)
                 continue; // not the group's first slot
             uint32_t taken = 0;
-            for (size_t at : liveRange[g])
-                for (Slot h : liveAt[at]) {
-                    auto it = colour.find(h);
-                    if (h != g && it != colour.end())
-                        taken |= 1u << it->second;
-                }
+            forEachColouredBeside(deps, colour, g,
+                                  [&](size_t, Slot, uint32_t c) { taken |= 1u << c; });
             // Inside the R1 load's range the lowest free index (a global
             // load's write barrier: longLatencyPick), after it the old
             // index; when that is taken, the lowest free one.
             uint32_t pick = inRange[i] ? kNumBarriers : old;
-            if (inRange[i] && f == 0 && isLongLatencyLoad(code[i])) {
-                // Pending past the range or a branch, or never waited on.
-                bool pendingFar = !firstConsumer.count(g) ||
-                                  std::any_of(liveRange[g].begin(), liveRange[g].end(),
-                                              [&](size_t at) { return !inRange[at]; }) ||
-                                  pendingAcrossBranch(branchesBefore, i, liveRange[g]);
-                // Pending past the range (or a branch) with its old index
-                // taken: the one kernel measured (warp-shuffle dv124_2,
-                // sm_120) had nvlink join the group on the index below
-                // (3 -> 2, with 5 free).
-                if (pendingFar && (taken >> old & 1)) {
-                    error = "the global load at offset " + hex(i * 16) +
-                            " is pending past the stack-pointer load's range or a branch with "
-                            "its barrier taken; nvlink's barrier for it there is not understood";
-                    return false;
-                }
-                uint32_t fiveNow = pendingFar && old == kLongLatencyTop
-                                       ? becomes(code, groups, colour, p0, i, old)
-                                       : old;
-                pick = longLatencyPick(old, taken, pendingFar, fiveNow);
-                if (Slot h; belowRederivedLdcu(code, deps, colour, roles, g, pick, h)) {
-                    error = "the global load at offset " + hex(i * 16) +
-                            " would take a barrier above the one of the re-derived constant load "
-                            "at offset " +
-                            hex(h / 2 * 16) + ", still pending; nvlink's barrier for it there is "
-                                              "not understood";
-                    return false;
-                }
-                // An unguarded ATOMG kept on 5 while the lowest free from 2
-                // up is 3 or 4: on every measured one kept there (8), 2 was
-                // free; the one with 4 the lowest (a generated atomics
-                // kernel, sm_100 and sm_120) nvlink moved to 4. Guarded ones
-                // stayed on 5 with 3 free (corpus 107's katom, sm_120).
-                uint32_t lowest = lowestFree(taken, kLongLatencyFloor);
-                if (opcode12(code[i]) == kAtomg && guard(code[i]) == kAlways &&
-                    pick == kLongLatencyTop && lowest > kLongLatencyFloor && lowest < pick) {
-                    error = "the atomic at offset " + hex(i * 16) +
-                            " could keep barrier 5 or take the lowest free from 2 up; nvlink's "
-                            "choice there is not understood";
-                    return false;
-                }
-                // None free from 2 up: nvlink shared a barrier rather than go
-                // below 2 (CUB's radix-sort single-tile kernel on sm_120: an
-                // LDG joined a re-derived LDCU on 5 while 0 was free); which
-                // one is not known.
-                if (pick == kNumBarriers) {
-                    error = "the global load at offset " + hex(i * 16) +
-                            " finds no scoreboard barrier free from 2 up; nvlink's barrier for "
-                            "it there is not understood";
-                    return false;
-                }
-            }
+            if (inRange[i] && f == 0 && isLongLatencyLoad(code[i]) &&
+                !pickRangeLoad(code, deps, colour, roles, inRange, branchesBefore, p0, i, g, old,
+                               taken, pick, error))
+                return false;
             // Right after a conditional EXIT that ends the range, a global
             // load whose old index is free but above the lowest free from 2
             // up: the range's rule and the old index disagree, and the one
@@ -1941,7 +1956,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         }
         setBits(code[i], kWaitMaskBit, 6, 0);
     }
-    for (const auto &[slot, consumer] : edges) {
+    for (const auto &[slot, consumer] : deps.edges) {
         uint32_t c = colourOf.at(slot);
         setBits(code[consumer], kWaitMaskBit, 6, waitMask(code[consumer]) | 1u << c);
     }
@@ -1950,7 +1965,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         idleMask[e.wait] |= 1u << colourOf.at(e.producer);
     for (size_t c = 0; c < n; ++c)
         setBits(code[c], kWaitMaskBit, 6, waitMask(code[c]) | idleMask[c]);
-    return !sharing || dropReleasedWaits(code, succ, p0, edges, colourOf, idleMask, error);
+    return !sharing || dropReleasedWaits(code, succ, p0, deps.edges, colourOf, idleMask, error);
 }
 
 } // namespace

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Regenerates the generated finaliser samples (see README.md) with CUDA
 13.0's nvcc, ptxas and nvlink on PATH: for each warp-shuffle SAMPLE
-(dvSEED_K.ARCH), many-parameter one (mpSEED_K.ARCH) or fence-and-atomics
-one (faSEED_K.ARCH) the seed's file of gen-warp-shuffle.py,
-gen-many-params.py or gen-fence-atomics.py, and for a hand-written one
+(dvSEED_K.ARCH), many-parameter one (mpSEED_K.ARCH), fence-and-atomics
+one (faSEED_K.ARCH) or special-register one (srSEED_K.ARCH) the seed's
+file of gen-warp-shuffle.py, gen-many-params.py, gen-fence-atomics.py or
+gen-special-registers.py, and for a hand-written one
 (NAME.ARCH) its corpus case's source (HAND_WRITTEN), is compiled with
 `nvcc -rdc=true -cubin`, for each exit variant (vSEED.ARCH) the PTX of
 gen-exit-variants.py with `ptxas -c`; the cubin is linked alone by
@@ -29,7 +30,8 @@ SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
            "v161.sm_100", "sortpairs.sm_100", "texrow.sm_100", "rng.sm_100",
            "dv178_2.sm_100", "dv178_2.sm_120", "dv17_2.sm_120", "k43.sm_100",
            "fa2_2.sm_100", "fa61_2.sm_100", "fa138_2.sm_100", "fa242_2.sm_100",
-           "fa184_1.sm_120"]
+           "fa184_1.sm_120", "sr21_0.sm_100", "sr64_2.sm_100", "sr41_2.sm_100",
+           "sr40_0.sm_100", "sr131_1.sm_100", "sr165_2.sm_100"]
 # Hand-written samples: the corpus source each is compiled from.
 HAND_WRITTEN = {"sortpairs": "153-forced-share-after-read-barrier/sortpairs.cu",
                 "texrow": "161-texture-fetch-long-latency/texrow.cu",
@@ -54,11 +56,11 @@ def compile_sample(kernel, arch, work):
         subprocess.run(["nvcc", "-w", "-arch=" + arch, "-rdc=true", "-cubin", "-o", obj, own],
                        check=True)
         return obj
-    generated = kernel[:2] in ("dv", "mp", "fa")
+    generated = kernel[:2] in ("dv", "mp", "fa", "sr")
     seed = kernel[2:].split("_")[0] if generated else kernel[1:]
     src = os.path.join(work, ("%s%s.cu" % (kernel[:2], seed)) if generated else "v%s.ptx" % seed)
     generator = {"dv": "gen-warp-shuffle.py", "mp": "gen-many-params.py",
-                 "fa": "gen-fence-atomics.py"}.get(
+                 "fa": "gen-fence-atomics.py", "sr": "gen-special-registers.py"}.get(
         kernel[:2], "gen-exit-variants.py")
     with open(src, "w") as f:
         subprocess.run([sys.executable, os.path.join(HERE, generator), seed] +

@@ -1224,10 +1224,10 @@ unsigned freeBarriers(uint32_t taken) {
 // takes it (1,600 measured), except in two shapes where nvlink joined a
 // live group instead, by a rule not understood; such kernels are refused:
 //  - first needed past a branch, with one barrier free (generated
-//    special-register kernel g165_2, sm_100 and sm_120: an LDCU joined the
+//    special-register kernel sr165_2, sm_100: an LDCU joined the
 //    S2R's group released before the branch; with two free, 28 of 28 took
 //    one);
-//  - an LDC with two re-derived groups live (g131_1 and g295_2, sm_100 and
+//  - an LDC with two re-derived groups live (sr131_1 and sr295_2, sm_100 and
 //    sm_120: it joined one of them with 5 free; with one such group it
 //    took 5 in 5 of 5).
 bool checkForcedTakesFree(const std::vector<Insn> &code, const Dependencies &deps,
@@ -1778,7 +1778,7 @@ bool noneFreeFromTwo(size_t i, std::string &error) {
 // its first instruction waits on that index itself (ptxas reused the
 // barrier it releases there) and the groups released on it now have a
 // lower colour, free: the group takes that one (generated special-register
-// kernel g41_2, sm_100 and sm_120: a SHFL waiting on an LDS's read barrier
+// kernel sr41_2, sm_100 and sm_120: a SHFL waiting on an LDS's read barrier
 // 1, now 0, took 0 with 1 free; 42 such reuses where the index was taken
 // went the same way). Where the released colour is higher the group keeps
 // its index (libcudadevrt's memcpy_3d_device: an LDC on 0 whose wait
@@ -1807,7 +1807,7 @@ uint32_t reusedBelow(const std::vector<Insn> &code, const std::vector<Pending> &
 // taken 2 goes to 3, not to the lowest free (8 loads). A barrier ptxas
 // has pending there for a group not coloured yet (reached around a loop)
 // counts as taken at its old index: CUB's select kernels keep loads on 3
-// and 4 with 2 free that way (3 loads). Measured over the 10,950 kernels
+// and 4 with 2 free that way (3 loads). Measured over the 12,100 kernels
 // of the study, held-out, fence and special-register sets.
 bool pickPastRangeLoad(const std::vector<Insn> &code, const std::vector<Pending> &in,
                        UnionFind &groups, const std::unordered_map<Slot, uint32_t> &colour,

@@ -328,6 +328,11 @@ uint32_t opcode13(const Insn &insn) {
     return static_cast<uint32_t>(insn.lo & 0xfff) | getBits(insn, 91, 1) << 12;
 }
 
+bool sourceFieldsHold(const Insn &insn, uint32_t reg) {
+    return getBits(insn, kA, 8) == reg || getBits(insn, kB, 8) == reg ||
+           getBits(insn, kC, 8) == reg;
+}
+
 std::optional<Operands> decodeOperands(const Insn &insn) {
     uint32_t op = opcode13(insn);
     std::optional<Layout> layout = (op & 0x1ff) < 0x100 ? aluLayout(op) : memoryLayout(op);

@@ -28,4 +28,9 @@ uint32_t opcode13(const Insn &insn);
 
 std::optional<Operands> decodeOperands(const Insn &insn);
 
+// Whether a source register field of the general layout (A, B or C) holds
+// `reg`, whatever the opcode: what an instruction whose operands are not
+// modelled may read.
+bool sourceFieldsHold(const Insn &insn, uint32_t reg);
+
 } // namespace culd::mercury

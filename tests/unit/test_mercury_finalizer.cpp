@@ -742,6 +742,15 @@ std::vector<Insn> sampleText(const std::string &kernel, const char *by) {
     return readCode(bytes.data(), bytes.size());
 }
 
+// The finaliser rewrites the sample kernel, which ptxas left different
+// from nvlink's, into nvlink's bytes.
+void checkSampleMatches(const char *kernel) {
+    INFO(kernel);
+    std::vector<Insn> input = sampleText(kernel, "ptxas");
+    CHECK(input != sampleText(kernel, "nvlink"));
+    CHECK(rewritten(input) == sampleText(kernel, "nvlink"));
+}
+
 // The finaliser refuses the sample kernel, saying `why`.
 void checkSampleRefused(const char *kernel, const char *why) {
     INFO(kernel);
@@ -757,10 +766,8 @@ TEST_CASE("mercury finaliser: generated kernels whose forced loads join other ba
     // Generated variants of libcudadevrt's memcpy_3d_device (see the
     // folder's README); each came out different from nvlink's, or was
     // refused, before these rules.
-    for (const char *kernel : {"m15_0", "m15_5", "m61_3"}) {
-        INFO(kernel);
-        CHECK(rewritten(sampleText(kernel, "ptxas")) == sampleText(kernel, "nvlink"));
-    }
+    for (const char *kernel : {"m15_0", "m15_5", "m61_3"})
+        checkSampleMatches(kernel);
     std::vector<Insn> code = sampleText("m111_1", "ptxas");
     std::string error;
     CHECK_FALSE(rewriteScoreboards(code, error, Allocation::Reallocate));
@@ -771,10 +778,8 @@ TEST_CASE("mercury finaliser: exit variants of libcudadevrt's memcpy_3d_device m
           "[mercury]") {
     // gen-exit-variants.py (see the folder's README). v2 and v100 were
     // refused before these rules, v113 came out different (sm_120).
-    for (const char *kernel : {"v2.sm_100", "v100.sm_100", "v113.sm_120", "v124.sm_120"}) {
-        INFO(kernel);
-        CHECK(rewritten(sampleText(kernel, "ptxas")) == sampleText(kernel, "nvlink"));
-    }
+    for (const char *kernel : {"v2.sm_100", "v100.sm_100", "v113.sm_120", "v124.sm_120"})
+        checkSampleMatches(kernel);
     // v335 came out different before; v161 is refused as before.
     const std::pair<const char *, const char *> refused[] = {
         {"v335.sm_120", "is released as near its first read as its mate's"},
@@ -802,10 +807,8 @@ TEST_CASE("mercury finaliser: generated warp-shuffle kernels match nvlink", "[me
     // on 3 with 2 free, moves to 2 as every global load past the range not
     // on 5 does (refused while loads there were thought to keep theirs).
     for (const char *kernel : {"dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120",
-                               "dv192_1.sm_100", "dv115_2.sm_100"}) {
-        INFO(kernel);
-        CHECK(rewritten(sampleText(kernel, "ptxas")) == sampleText(kernel, "nvlink"));
-    }
+                               "dv192_1.sm_100", "dv115_2.sm_100"})
+        checkSampleMatches(kernel);
 }
 
 TEST_CASE("mercury finaliser: a forced load read past ptxas's wait joins a re-derived group "
@@ -814,7 +817,7 @@ TEST_CASE("mercury finaliser: a forced load read past ptxas's wait joins a re-de
     // gen-many-params.py seed 16: LDCUs forced onto one barrier; one read
     // an instruction past ptxas's wait joins the LDCU read after it, not
     // the one released at that wait (which culd picked before, exit 0).
-    CHECK(rewritten(sampleText("mp16_2.sm_100", "ptxas")) == sampleText("mp16_2.sm_100", "nvlink"));
+    checkSampleMatches("mp16_2.sm_100");
 }
 
 TEST_CASE("mercury finaliser: loads nvlink placed once against the rules are refused",
@@ -970,7 +973,7 @@ TEST_CASE("mercury finaliser: texture fetches are long-latency loads", "[mercury
     // texrow (corpus 161): the fetches keep barrier 5 past the range; as
     // other producers they took the lowest free one (the stereoDisparity
     // sample, exit 0).
-    CHECK(rewritten(sampleText("texrow.sm_100", "ptxas")) == sampleText("texrow.sm_100", "nvlink"));
+    checkSampleMatches("texrow.sm_100");
 }
 
 TEST_CASE("mercury finaliser: a loop's producers released with moved ones are refused",
@@ -1237,10 +1240,8 @@ TEST_CASE("mercury finaliser: a BRA.DIV is followed both ways", "[mercury]") {
                      "paths") != std::string::npos);
     // Generated warp-shuffle kernels with a BRA.DIV (see the folder's
     // README), refused before.
-    for (const char *kernel : {"dv178_2.sm_100", "dv178_2.sm_120"}) {
-        INFO(kernel);
-        CHECK(rewritten(sampleText(kernel, "ptxas")) == sampleText(kernel, "nvlink"));
-    }
+    for (const char *kernel : {"dv178_2.sm_100", "dv178_2.sm_120"})
+        checkSampleMatches(kernel);
 }
 
 TEST_CASE("mercury finaliser: a chosen share is kept for loads, refused for other producers "
@@ -1290,12 +1291,8 @@ TEST_CASE("mercury finaliser: generated fence-and-atomics kernels", "[mercury]")
     // lowest free from 2 up; one on 5 the index a store's 5 became before it.
     // fa138_2: past the range an ATOMG on 3 with 2 free moves to 2, as
     // global loads there do (refused before).
-    for (const char *kernel : {"fa2_2.sm_100", "fa61_2.sm_100", "fa138_2.sm_100"}) {
-        INFO(kernel);
-        std::vector<Insn> input = sampleText(kernel, "ptxas");
-        CHECK(input != sampleText(kernel, "nvlink"));
-        CHECK(rewritten(input) == sampleText(kernel, "nvlink"));
-    }
+    for (const char *kernel : {"fa2_2.sm_100", "fa61_2.sm_100", "fa138_2.sm_100"})
+        checkSampleMatches(kernel);
     // An unguarded ATOMG never waited on, kept on 5 with 4 the lowest free
     // from 2 up: nvlink moved it to 4.
     checkSampleRefused("fa242_2.sm_100", "the atomic at offset 0xc0 could keep barrier 5 or take "
@@ -1604,12 +1601,8 @@ TEST_CASE("mercury finaliser: generated special-register kernels", "[mercury]") 
     // sr40_0: a SHFL reads R1 (an uninitialised value ptxas put there): the
     // dependency on the stack-pointer load is real, nvlink leaves the
     // kernel as ptxas wrote it.
-    for (const char *kernel : {"sr21_0.sm_100", "sr64_2.sm_100", "sr41_2.sm_100"}) {
-        INFO(kernel);
-        std::vector<Insn> input = sampleText(kernel, "ptxas");
-        CHECK(input != sampleText(kernel, "nvlink"));
-        CHECK(rewritten(input) == sampleText(kernel, "nvlink"));
-    }
+    for (const char *kernel : {"sr21_0.sm_100", "sr64_2.sm_100", "sr41_2.sm_100"})
+        checkSampleMatches(kernel);
     std::vector<Insn> reader = sampleText("sr40_0.sm_100", "ptxas");
     CHECK(reader == sampleText("sr40_0.sm_100", "nvlink"));
     CHECK(rewritten(reader) == reader);

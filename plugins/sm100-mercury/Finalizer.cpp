@@ -1911,7 +1911,10 @@ StackPointerUse stackPointerUse(const std::vector<Insn> &code, const Successors 
         if (use != StackPointerUse::Unread)
             return false;
         const Insn &insn = code[i];
-        if (isControlClass(opcode9(insn)))
+        // A branch's and a BSSY's fields hold an offset; other control
+        // instructions (BRX, RET, WARPSYNC with a register) may read one.
+        uint32_t op = opcode9(insn);
+        if (isControlClass(op) && (op == kBra || op == kBssy || !sourceFieldsHold(insn, kR1)))
             return true;
         std::optional<Operands> ops = decodeOperands(insn);
         if (ops && has(ops->reads))

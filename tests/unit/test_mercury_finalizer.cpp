@@ -1683,4 +1683,17 @@ TEST_CASE("mercury finaliser: a kernel reading the stack pointer's register is l
     std::string error;
     CHECK_FALSE(rewriteScoreboards(maybe, error));
     CHECK(error.find("may read the stack pointer") != std::string::npos);
+    // So may a control instruction other than a branch: WARPSYNC R1.
+    Insn warpsync = make(0x348);
+    warpsync.lo |= uint64_t(1) << 24;
+    maybe[2] = warpsync;
+    error.clear();
+    CHECK_FALSE(rewriteScoreboards(maybe, error));
+    CHECK(error.find("the instruction at offset 0x20 (opcode 0x348) may read the stack pointer") !=
+          std::string::npos);
+    // A branch's fields are not registers (a uniform-predicate BRA has 1
+    // at bits 24-31 in 76 measured places).
+    maybe[2] = bra(2, 3, true);
+    maybe[2].lo |= uint64_t(1) << 24;
+    CHECK(rewritten(maybe) != maybe);
 }

@@ -1546,6 +1546,31 @@ bool waitReleases(const std::vector<Insn> &code, const std::vector<Pending> &in,
     return false;
 }
 
+// The barriers that coloured groups live beside group g hold. Past the R1
+// load's range, a group met only at waits that release both it and g does
+// not count: such a wait (the first instruction after a join of paths, one
+// bringing each) is for both anyway, and nvlink kept the two on one
+// barrier there (sr129_1, sm_100 and sm_120: an F2I's read barrier kept
+// ptxas's index, held by a store's read barrier pending on the path around
+// the F2I's loop; the LDC after the join waits for both). Met where the
+// wait releases only one, they stay apart (checkJoinOnlyConflicts).
+uint32_t takenBeside(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                     Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+                     Slot g, bool inRange) {
+    std::map<Slot, bool> apart; // holder -> met somewhere other than a wait releasing both
+    forEachColouredBeside(deps, colour, g, [&](size_t at, Slot h, uint32_t) {
+        bool releasedTogether = !inRange && waitReleases(code, in, deps, at, g) &&
+                                waitReleases(code, in, deps, at, h);
+        apart[h] = apart[h] || !releasedTogether;
+    });
+    uint32_t taken = 0;
+    for (const auto &[h, isApart] : apart)
+        if (isApart)
+            taken |= 1u << colour.at(h);
+    return taken;
+}
+
+
 // Whether group h, which holds g's old barrier, is pending where a later
 // member of g issues, past that member's wait, though not where g's first
 // member issues: g's first producer came along a path where h was
@@ -1703,6 +1728,53 @@ bool belowRederivedLdcu(const std::vector<Insn> &code, const Dependencies &deps,
         }
     });
     return found;
+}
+
+// The first and last instruction, in program order, where group g may be
+// pending; false where it is pending nowhere.
+bool spanOf(const Dependencies &deps, Slot g, size_t &first, size_t &last) {
+    auto range = deps.liveRange.find(g);
+    if (range == deps.liveRange.end() || range->second.empty())
+        return false;
+    auto [lo, hi] = std::minmax_element(range->second.begin(), range->second.end());
+    first = *lo;
+    last = *hi;
+    return true;
+}
+
+// A store's read barrier that a branch waits on, given an index that
+// another group holds over a span of code covering the store's -- pending
+// on another path, so never at the same time: nvlink took another index
+// in 28 of the 32 such picks measured, by a rule not understood, and such
+// kernels are refused. Seen in generated special-register kernels with an
+// unrolled `for (..) if (i < n) p[i] = v;` loop (sr23_1, sr45_0, sr176_1,
+// sr296_0, sm_100 and sm_120: each store's read barrier moved off ptxas's
+// index, where it was free on every path). Measured over the 11,696
+// kernels: these 8 and 3 that nvlink matched (sr234_0, sr280_2) are the
+// only ones with such a pick. Waited on at a uniform-predicate BRA
+// (0x547) instead, 2 such picks of 2 matched nvlink (sr255_1).
+bool checkStoreOnSpannedBarrier(const std::vector<Insn> &code, const Dependencies &deps,
+                                const std::unordered_map<Slot, uint32_t> &colour, size_t i,
+                                unsigned f, Slot g, uint32_t pick, std::string &error) {
+    auto consumer = deps.firstConsumer.find(g);
+    if (f != 1 || opcode12(code[i]) != kStg || consumer == deps.firstConsumer.end() ||
+        opcode12(code[consumer->second]) != kBraPlain)
+        return true;
+    size_t first = 0, last = 0;
+    if (!spanOf(deps, g, first, last))
+        return true;
+    for (const auto &[h, c] : colour) {
+        size_t hFirst = 0, hLast = 0;
+        if (c == pick && h != g && spanOf(deps, h, hFirst, hLast) && hFirst <= last &&
+            first <= hLast) {
+            error = "the store at offset " + hex(i * 16) +
+                    " has its read barrier waited on at a branch, and its barrier is held "
+                    "across it by a group pending on another path; nvlink's barrier for it "
+                    "there is not understood";
+            return false;
+        }
+    }
+    return true;
 }
 
 // The index old barrier `old` has become at instruction i: the colour of
@@ -1993,9 +2065,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             Slot g = groups.find(s);
             if (g != s)
                 continue; // not the group's first slot
-            uint32_t taken = 0;
-            forEachColouredBeside(deps, colour, g,
-                                  [&](size_t, Slot, uint32_t c) { taken |= 1u << c; });
+            uint32_t taken = takenBeside(code, in, deps, colour, g, inRange[i]);
             // Inside the R1 load's range the lowest free index (a global
             // load's write barrier: longLatencyPick), after it the old
             // index; when that is taken, the lowest free one.
@@ -2073,6 +2143,8 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                         "barrier for it there is not understood";
                 return false;
             }
+            if (!inRange[i] && !checkStoreOnSpannedBarrier(code, deps, colour, i, f, g, pick, error))
+                return false;
             colour[g] = pick;
             if (joins) {
                 sharing = true;

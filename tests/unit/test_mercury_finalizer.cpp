@@ -1615,6 +1615,73 @@ TEST_CASE("mercury finaliser: generated special-register kernels", "[mercury]") 
     checkSampleRefused("sr165_2.sm_100", "the producer at offset 0x90 on the stack-pointer "
                                          "load's barrier is first needed past a branch, with "
                                          "one barrier free");
+    // sr129_1: an F2I's read barrier keeps ptxas's index, though a store's
+    // read barrier, pending on the path around the F2I's loop, holds it:
+    // the two meet only at the LDC after the join, which waits for both.
+    checkSampleMatches("sr129_1.sm_100");
+    // sr45_0: an unrolled loop of guarded stores, each read barrier waited
+    // on at a branch; nvlink moved them off indices other groups hold over
+    // the loop on other paths.
+    checkSampleRefused("sr45_0.sm_100", "the store at offset 0x150 has its read barrier waited "
+                                        "on at a branch, and its barrier is held across it by a "
+                                        "group pending on another path");
+}
+
+TEST_CASE("mercury finaliser: groups met only at a wait releasing both share a barrier",
+          "[mercury]") {
+    // A store's read barrier (ptxas's 1, 0 in the range) is pending past
+    // the branch at 2 on the path that skips 3-5; on the other, 3 releases
+    // it, and the F2I at 4 takes ptxas's 0. Both reach the join at 6, whose
+    // wait releases both: the F2I keeps 0, and 6 waits on 0 alone.
+    constexpr uint32_t kF2i = 0x305;
+    std::vector<Insn> code{ldcR1(0),
+                           make(kStg, kNone, 1),
+                           bra(2, 6, true),
+                           make(kIadd, kNone, kNone, 1 << 0 | 1 << 1),
+                           make(kF2i, kNone, 0),
+                           make(kIadd),
+                           make(kIadd, kNone, kNone, 1 << 0 | 1 << 1),
+                           exitInsn()};
+    std::vector<Insn> out = rewritten(code);
+    CHECK(rbar(out[1]) == 0);
+    CHECK(rbar(out[4]) == 0);
+    CHECK(waits(out[6]) == 1u << 0);
+    // Still pending together past the join (the EXIT waits for both), they
+    // hold one barrier there: a shape whose barriers nvlink chooses by a
+    // rule not understood (checkJoinOnlyConflicts), refused.
+    std::vector<Insn> past(code);
+    past[6] = make(kIadd);
+    past[7] = exitInsn(1 << 0 | 1 << 1);
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(past, error, Allocation::Reallocate));
+    CHECK(error.find("pending together only past a join of paths") != std::string::npos);
+}
+
+TEST_CASE("mercury finaliser: a store waited on at a branch on a barrier held across it is "
+          "refused",
+          "[mercury]") {
+    // The store at 2 is pending on the path 3 -> 8 until 8; the store at 5,
+    // on the other path, is released by the branch at 6. Both keep ptxas's
+    // 0: 5 issues where 2 is released, but 2 holds 0 over a span of code
+    // covering 5, where nvlink took another barrier (sr45_0).
+    std::vector<Insn> code{ldcR1(0),
+                           make(kIadd, kNone, kNone, 1 << 0),
+                           make(kStg, kNone, 0),
+                           bra(3, 8, true),
+                           make(kIadd, kNone, kNone, 1 << 0),
+                           make(kStg, kNone, 0),
+                           bra(6, 8, true, 1 << 0),
+                           make(kIadd),
+                           make(kIadd, kNone, kNone, 1 << 0),
+                           exitInsn()};
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(code, error, Allocation::Reallocate));
+    CHECK(error.find("the store at offset 0x50 has its read barrier waited on at a branch") !=
+          std::string::npos);
+    // Waited on by an instruction that is not a branch, it is rewritten.
+    code[6] = make(kIadd, kNone, kNone, 1 << 0);
+    std::vector<Insn> out = rewritten(code);
+    CHECK(rbar(out[5]) == 0);
 }
 
 TEST_CASE("mercury finaliser: past the range a global load takes the lowest free from 2 up",

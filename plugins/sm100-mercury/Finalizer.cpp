@@ -30,8 +30,10 @@
 //      a group prefers its old index and falls back to the lowest free
 //      (a global load: 5 stays, others the lowest free from 2 up,
 //      pickPastRangeLoad; a producer reusing the barrier it waits on
-//      follows that group's new index down, reusedBelow). A kernel whose
-//      code reads R1 as data keeps its wait on the load: left alone;
+//      follows that group's new index down, reusedBelow; a group met only
+//      at waits releasing both does not hold a barrier, takenBeside). A
+//      kernel whose code reads R1 as data keeps its wait on the load: left
+//      alone;
 //   4. every consumer waits on the colours of its producers' groups.
 // Because step 4 rebuilds the waits from the input's own edges, the output
 // never waits on less than the input did (minus the R1 load). A producer
@@ -1557,19 +1559,21 @@ bool waitReleases(const std::vector<Insn> &code, const std::vector<Pending> &in,
 uint32_t takenBeside(const std::vector<Insn> &code, const std::vector<Pending> &in,
                      Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
                      Slot g, bool inRange) {
-    std::map<Slot, bool> apart; // holder -> met somewhere other than a wait releasing both
-    forEachColouredBeside(deps, colour, g, [&](size_t at, Slot h, uint32_t) {
-        bool releasedTogether = !inRange && waitReleases(code, in, deps, at, g) &&
-                                waitReleases(code, in, deps, at, h);
-        apart[h] = apart[h] || !releasedTogether;
-    });
     uint32_t taken = 0;
-    for (const auto &[h, isApart] : apart)
-        if (isApart)
-            taken |= 1u << colour.at(h);
+    size_t lastAt = kNever;
+    bool gReleased = false; // by the wait at lastAt
+    forEachColouredBeside(deps, colour, g, [&](size_t at, Slot h, uint32_t c) {
+        if (taken >> c & 1)
+            return;
+        if (at != lastAt) {
+            lastAt = at;
+            gReleased = !inRange && waitReleases(code, in, deps, at, g);
+        }
+        if (!gReleased || !waitReleases(code, in, deps, at, h))
+            taken |= 1u << c;
+    });
     return taken;
 }
-
 
 // Whether group h, which holds g's old barrier, is pending where a later
 // member of g issues, past that member's wait, though not where g's first

@@ -65,6 +65,13 @@ std::vector<Insn> rewritten(std::vector<Insn> code,
     return code;
 }
 
+// The finaliser refuses `code`, saying `why`.
+void checkRefused(std::vector<Insn> code, const char *why) {
+    std::string error;
+    CHECK_FALSE(rewriteScoreboards(code, error));
+    CHECK(error.find(why) != std::string::npos);
+}
+
 uint32_t wbar(const Insn &i) { return getBits(i, kWriteBarrierBit, 3); }
 uint32_t rbar(const Insn &i) { return getBits(i, kReadBarrierBit, 3); }
 uint32_t waits(const Insn &i) { return getBits(i, kWaitMaskBit, 6); }
@@ -754,10 +761,7 @@ void checkSampleMatches(const char *kernel) {
 // The finaliser refuses the sample kernel, saying `why`.
 void checkSampleRefused(const char *kernel, const char *why) {
     INFO(kernel);
-    std::vector<Insn> code = sampleText(kernel, "ptxas");
-    std::string error;
-    CHECK_FALSE(rewriteScoreboards(code, error));
-    CHECK(error.find(why) != std::string::npos);
+    checkRefused(sampleText(kernel, "ptxas"), why);
 }
 
 TEST_CASE("mercury finaliser: generated kernels whose forced loads join other barriers match "
@@ -1652,9 +1656,7 @@ TEST_CASE("mercury finaliser: groups met only at a wait releasing both share a b
     std::vector<Insn> past(code);
     past[6] = make(kIadd);
     past[7] = exitInsn(1 << 0 | 1 << 1);
-    std::string error;
-    CHECK_FALSE(rewriteScoreboards(past, error, Allocation::Reallocate));
-    CHECK(error.find("pending together only past a join of paths") != std::string::npos);
+    checkRefused(past, "pending together only past a join of paths");
 }
 
 TEST_CASE("mercury finaliser: a store waited on at a branch on a barrier held across it is "
@@ -1674,10 +1676,7 @@ TEST_CASE("mercury finaliser: a store waited on at a branch on a barrier held ac
                            make(kIadd),
                            make(kIadd, kNone, kNone, 1 << 0),
                            exitInsn()};
-    std::string error;
-    CHECK_FALSE(rewriteScoreboards(code, error, Allocation::Reallocate));
-    CHECK(error.find("the store at offset 0x50 has its read barrier waited on at a branch") !=
-          std::string::npos);
+    checkRefused(code, "the store at offset 0x50 has its read barrier waited on at a branch");
     // Waited on by an instruction that is not a branch, it is rewritten.
     code[6] = make(kIadd, kNone, kNone, 1 << 0);
     std::vector<Insn> out = rewritten(code);

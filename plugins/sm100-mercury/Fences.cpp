@@ -23,7 +23,9 @@
 // follow (Capsule.cpp, shrinkCapsule). Exact on the 98 rewritten and 104
 // kept functions of the generated and Thrust/CUB sets.
 //
-// Any other shape of placeholder run, or a control instruction whose target
+// Three placeholders in front of an asynchronous copy (LDGSTS) are not a
+// fence's, and stay. Any other shape of placeholder run, or a control
+// instruction whose target
 // this file does not move, is refused: culd never writes code it cannot
 // account for.
 #include "Fences.h"
@@ -86,8 +88,16 @@ bool fenceAfter(const std::vector<Insn> &code, size_t at, bool prelude) {
     return (fence.lo & 0xfff) == 0x992 && guard(fence) == guard(code[at]);
 }
 
+// LDGSTS (`cp.async`, __pipeline_memcpy_async): ptxas puts three
+// placeholders in front of it, and nvlink keeps them (generated
+// variable-latency kernels, sm_100 and sm_120: 674 functions, every
+// placeholder and instruction kept).
+bool isAsyncCopy(const Insn &i) { return (i.lo & 0xffff) == 0x7fae; }
+constexpr size_t kAsyncCopyPlaceholders = 3;
+
 // The instructions removed: each placeholder run must be the measured
-// shape (four placeholders, an optional bit-79 MEMBAR, then the fence).
+// shape (four placeholders, an optional bit-79 MEMBAR, then the fence), or
+// three kept in front of an asynchronous copy.
 bool findRemoved(const std::vector<Insn> &code, std::vector<bool> &removed, std::string &error) {
     removed.assign(code.size(), false);
     for (size_t i = 0; i < code.size();) {
@@ -98,6 +108,10 @@ bool findRemoved(const std::vector<Insn> &code, std::vector<bool> &removed, std:
         size_t j = i;
         while (j < code.size() && j - i < 4 && isPlaceholder(code[j]))
             ++j;
+        if (j - i == kAsyncCopyPlaceholders && j < code.size() && isAsyncCopy(code[j])) {
+            i = j + 1;
+            continue;
+        }
         bool prelude = j - i == 4 && j < code.size() && isAnyFencePrelude(code[j]);
         size_t fence = j + (prelude ? 1 : 0);
         if (j - i != 4 || fence >= code.size() || !fenceAfter(code, j, prelude)) {
@@ -156,6 +170,8 @@ FenceRewrite dropFencePlaceholders(const uint8_t *bytes, size_t size, const uint
     std::vector<bool> removed;
     if (!findRemoved(code, removed, result.error))
         return fail(result.error);
+    if (std::none_of(removed.begin(), removed.end(), [](bool r) { return r; }))
+        return result; // only placeholders nvlink keeps
     const size_t used = usedCount(code);
     if (used == 0 || code.size() != paddedCount(used))
         return fail("its code is not padded as the compiler pads it");

@@ -33,6 +33,8 @@ const Insn kExit = kExitInsn;
 const Insn kSelfLoop = {0xfffffffc00fc7947, 0x000fc0000383ffff};
 const Insn kNop = {0x0000000000007918, 0x000fc00000000000};
 const Insn kCall = {0x0000000000007944, 0x000fea0003c00000};
+// LDGSTS (__pipeline_memcpy_async), as ptxas 13.0 wrote it for sm_100.
+const Insn kAsyncCopy = {0x0000000002057fae, 0x0003e2000b9a1008};
 
 // `body`, then EXIT, the self-loop and the compiler's padding.
 std::vector<Insn> function(std::vector<Insn> body) {
@@ -139,6 +141,25 @@ TEST_CASE("fences: branches follow the instructions they name", "[mercury][fence
     Insn moved = codeOf(b)[0];
     CHECK((moved.lo >> 32) == 0x20);
     CHECK(moved.hi == bssy.hi);
+}
+
+TEST_CASE("fences: the placeholders of an asynchronous copy stay", "[mercury][fences]") {
+    // Three placeholders in front of an LDGSTS: nvlink keeps every one
+    // (generated variable-latency kernels, 674 functions).
+    std::vector<Insn> copy = function({kStore, kPlaceholder, kPlaceholder, kPlaceholder,
+                                       kAsyncCopy, kStore});
+    CHECK(rewrite(copy).status == FenceRewrite::Status::Unchanged);
+    // Beside a fence's run, only the fence's go.
+    std::vector<Insn> both = function({kPlaceholder, kPlaceholder, kPlaceholder, kAsyncCopy,
+                                       kPlaceholder, kPlaceholder, kPlaceholder, kPlaceholder,
+                                       kMembarCta});
+    FenceRewrite r = rewrite(both);
+    REQUIRE(r.status == FenceRewrite::Status::Rewritten);
+    CHECK(codeOf(r) == function({kPlaceholder, kPlaceholder, kPlaceholder, kAsyncCopy,
+                                 kMembarCta}));
+    // Four in front of it are no shape culd knows.
+    CHECK(rewrite(function({kPlaceholder, kPlaceholder, kPlaceholder, kPlaceholder, kAsyncCopy}))
+              .status == FenceRewrite::Status::Error);
 }
 
 TEST_CASE("fences: shapes culd has not measured are refused", "[mercury][fences]") {

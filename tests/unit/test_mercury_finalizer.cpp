@@ -973,11 +973,55 @@ TEST_CASE("mercury finaliser: a loop-carried wait across opposite predicates is 
     CHECK(waits(out[3]) == 1u << rbar(out[5]));
 }
 
-TEST_CASE("mercury finaliser: texture fetches are long-latency loads", "[mercury]") {
+TEST_CASE("mercury finaliser: texture fetches keep barrier 5, and no other producer takes it",
+          "[mercury]") {
     // texrow (corpus 161): the fetches keep barrier 5 past the range; as
     // other producers they took the lowest free one (the stereoDisparity
     // sample, exit 0).
     checkSampleMatches("texrow.sm_100");
+    // Generated variable-latency kernels' tex1Dfetch (TLD, 0xf66) on 5 in the
+    // range: taken for an unknown producer, it moved to the lowest free
+    // (305 of 492 texture kernels different, exit 0).
+    for (const char *kernel : {"vt1_1.sm_100", "vt10_0.sm_120"})
+        checkSampleMatches(kernel);
+    // A fetch (TLD, tex1Dfetch) inside the range stays on 5 with 1-4 free,
+    // where a global load would take 2; the S2R and the LDCU shift down.
+    constexpr uint32_t kTld = 0xf66;
+    std::vector<Insn> code = {
+        ldcR1(0),                                       // 0
+        make(kS2R, 1),                                  // 1: -> 0
+        make(kTld, 5, 1, 1 << 1),                       // 2: W5 stays, R1 -> 0
+        make(kLdcu, 2),                                 // 3: -> 1
+        make(kIadd, kNone, kNone, 1 << 2 | 1 << 5),     // 4
+        exitInsn(1 << 0),                               // 5
+    };
+    std::vector<Insn> out = rewritten(code);
+    CHECK(wbar(out[2]) == 5);
+    CHECK(rbar(out[2]) == 0);
+    CHECK(wbar(out[3]) == 1);
+    CHECK(waits(out[4]) == (1u << 1 | 1u << 5));
+    // A global load beside them is refused: where it goes is not known.
+    code[3] = make(kLdg, 2);
+    checkRefused(code, "whose texture fetches hold a barrier of their own");
+}
+
+TEST_CASE("mercury finaliser: a producer of an unmeasured kind is refused", "[mercury]") {
+    // MATCH (0x3a1) on its own barrier: the same code with an S2R is
+    // rewritten; with MATCH, culd names it rather than guess.
+    std::vector<Insn> code = {
+        ldcR1(0),                                   // 0
+        make(kS2R, 1),                              // 1
+        make(kIadd, kNone, kNone, 1 << 1),          // 2
+        exitInsn(1 << 0),                           // 3
+    };
+    CHECK(wbar(rewritten(code)[1]) == 0);
+    code[1] = make(0x3a1, 1);
+    checkRefused(code, "the producer at offset 0x10 (opcode 0x3a1) is of a kind whose "
+                       "scoreboard barrier nvlink's re-allocation was not measured for");
+    // Unreached code after the last EXIT does not count.
+    code[1] = make(kS2R, 1);
+    code.push_back(make(0x3a1, 1));
+    CHECK(wbar(rewritten(code)[1]) == 0);
 }
 
 TEST_CASE("mercury finaliser: a loop's producers released with moved ones are refused",

@@ -373,13 +373,14 @@ std::vector<bool> stackPointerRange(const std::vector<Insn> &code, const Success
 // (0x3a9: generated variable-latency kernels, an atomicCAS on 5 in the
 // range kept there, 7 kernels exact only so), and the texture fetch TEX
 // (0xf60), whose write barrier keeps its index (isTextureFetch).
+constexpr uint32_t kS2r = 0x919, kS2ur = 0x9c3, kLdg = 0x981, kLd = 0x980, kLds = 0x984;
 constexpr uint32_t kAtomg = 0x9a8;
 constexpr uint32_t kAtomgCas = 0x3a9;
 constexpr uint32_t kTex = 0xf60;
 constexpr uint32_t kTld = 0xf66;
 bool isLongLatencyLoad(const Insn &insn) {
     uint32_t op = opcode12(insn);
-    return op == 0x981 || op == 0x980 || op == kAtomg || op == kAtomgCas || op == kTex;
+    return op == kLdg || op == kLd || op == kAtomg || op == kAtomgCas || op == kTex;
 }
 
 // A texture fetch's write barrier is 5 in ptxas's code and stays 5 in
@@ -474,10 +475,10 @@ bool keepsChosenShare(const Insn &insn) {
     switch (opcode12(insn)) {
     case kLdc:
     case kLdcu:
-    case 0x919:
-    case 0x9c3:
-    case 0x981:
-    case 0x984:
+    case kS2r:
+    case kS2ur:
+    case kLdg:
+    case kLds:
     case kTex:
         return true;
     default:
@@ -1994,11 +1995,11 @@ bool measuredProducer(uint32_t op12) {
     // and generic (LDG, LD), shared (LDS), texture (TEX, TLD).
     case kLdc:
     case kLdcu:
-    case 0x919:
-    case 0x9c3:
-    case 0x981:
-    case 0x980:
-    case 0x984:
+    case kS2r:
+    case kS2ur:
+    case kLdg:
+    case kLd:
+    case kLds:
     case kTex:
     case kTld:
     // Stores' read barriers: global, generic, shared (STG, ST, STS).
@@ -2152,6 +2153,24 @@ bool keepTextureBarrier(size_t i, uint32_t old, uint32_t taken, uint32_t &pick,
         return false;
     }
     pick = old;
+    return true;
+}
+
+// A fetch in a group another producer coloured may have left its barrier:
+// nvlink's barrier for it there is not measured.
+bool checkTexturesKeptTheirBarriers(const std::vector<Insn> &code,
+                                    const std::vector<bool> &reached, UnionFind &groups,
+                                    const std::unordered_map<Slot, uint32_t> &colour,
+                                    std::string &error) {
+    for (size_t i = 0; i < code.size(); ++i) {
+        uint32_t old = writeBarrier(code[i]);
+        if (!reached[i] || !isTextureFetch(code[i]) || old >= kNumBarriers ||
+            colour.at(groups.find(static_cast<Slot>(i * 2))) == old)
+            continue;
+        error = "the texture fetch at offset " + hex(i * 16) +
+                " would leave its barrier; nvlink's barrier for it there is not understood";
+        return false;
+    }
     return true;
 }
 
@@ -2318,7 +2337,8 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         }
     }
 
-    if (!checkLoopCarriedMerges(code, deps, colour, inRange, error))
+    if (!checkLoopCarriedMerges(code, deps, colour, inRange, error) ||
+        !checkTexturesKeptTheirBarriers(code, reached, groups, colour, error))
         return false;
 
     // Rebuild the fields: slots take their group's colour, consumers wait on
@@ -2331,13 +2351,6 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             Slot s = static_cast<Slot>(i * 2 + f);
             if (i != p0 && old[f] < kNumBarriers)
                 colourOf[s] = v = colour.at(groups.find(s));
-            // A fetch in a group another producer coloured (none measured).
-            if (f == 0 && reached[i] && isTextureFetch(code[i]) && v != old[f]) {
-                error = "the texture fetch at offset " + hex(i * 16) +
-                        " would leave its barrier; nvlink's barrier for it there is not "
-                        "understood";
-                return false;
-            }
             setBits(code[i], kSlotBits[f], 3, v);
         }
         setBits(code[i], kWaitMaskBit, 6, 0);

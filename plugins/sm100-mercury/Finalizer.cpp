@@ -569,6 +569,48 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
     return true;
 }
 
+// Past the R1 load's range ptxas's groups stand as it made them -- but for
+// one share it makes for want of a free barrier: a producer other than a
+// load put on a barrier that only other instructions' read barriers hold,
+// with every other barrier pending (a texture fetch's counted as held,
+// textureBarriers). nvlink split such a producer off the read barriers
+// and put it where culd cannot predict (a generated texture kernel,
+// vl107_1 on sm_100 and sm_120: an F2I's write barrier on the reads' 0
+// went to the barrier of a store's read barrier pending on another path;
+// culd wrote the reads' colour, exit 0). Such a kernel is refused. Loads
+// sharing so (43 kernels of the measured sets, texture fetches among them)
+// and other producers doing so with a barrier free (78) were kept as ptxas
+// grouped them and matched nvlink.
+bool checkPastRangeForcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                                const std::vector<bool> &reached,
+                                const std::vector<bool> &inRange, uint32_t forTextures,
+                                std::string &error) {
+    constexpr uint32_t kAll = (1u << kNumBarriers) - 1;
+    for (size_t i = 0; i < code.size(); ++i) {
+        const Insn &insn = code[i];
+        uint32_t b = writeBarrier(insn);
+        uint32_t wait = waitMask(insn);
+        if (!reached[i] || inRange[i] || b >= kNumBarriers || (wait >> b & 1) ||
+            in[i][b].empty() || keepsChosenShare(insn) || isTextureFetch(insn))
+            continue;
+        bool onReadsOnly = std::all_of(in[i][b].begin(), in[i][b].end(),
+                                       [](Slot h) { return h % 2 == 1; });
+        uint32_t taken = forTextures;
+        for (uint32_t k = 0; k < kNumBarriers; ++k)
+            if (!(wait >> k & 1) && !in[i][k].empty())
+                taken |= 1u << k;
+        if (readBarrier(insn) < kNumBarriers)
+            taken |= 1u << readBarrier(insn);
+        if (!onReadsOnly || taken != kAll)
+            continue;
+        error = "the producer at offset " + hex(i * 16) + " (opcode " + hex(opcode12(insn)) +
+                ") shares read barriers' scoreboard barrier for want of a free one; nvlink's "
+                "barrier for it there is not understood";
+        return false;
+    }
+    return true;
+}
+
 constexpr size_t kNever = std::string::npos;
 // A producer whose registers are first touched past a branch: nvlink keeps
 // ptxas's waits for it (CUB's radix-sort kernels, see rederive).
@@ -2174,6 +2216,47 @@ bool checkTexturesKeptTheirBarriers(const std::vector<Insn> &code,
     return true;
 }
 
+// In a kernel whose texture fetches hold a barrier, past the range: a
+// write barrier that ptxas put with read barriers pending where it issues
+// on some paths only (a store's before a branch). nvlink kept such a group
+// in 18 generated texture kernels and split the write off in 6 (vl115_0,
+// vl16_1 and vl36_0, sm_100 and sm_120: an LDS or LDCU on a store's read
+// barrier got a barrier of its own; culd kept ptxas's group) by a rule not
+// understood, so such a kernel is refused. Outside texture kernels the
+// shape was kept in 165 measured kernels, split in one (sr95_1, sm_100 and
+// sm_120), which is not told apart either.
+bool checkWriteJoinsReadsOnSomePaths(const std::vector<Insn> &code, const Successors &succ,
+                                     const std::vector<bool> &reached,
+                                     const std::vector<bool> &inRange, Dependencies &deps,
+                                     std::string &error) {
+    for (size_t i = 0; i < code.size(); ++i) {
+        for (unsigned f = 0; f < 2; ++f) {
+            const Slot g = static_cast<Slot>(i * 2 + f);
+            auto it = deps.members.find(g);
+            if (!reached[i] || it == deps.members.end() || deps.groups.find(g) != g)
+                continue;
+            const std::vector<Slot> &members = it->second;
+            std::vector<size_t> earlier{i};
+            bool readsSoFar = f == 1;
+            for (size_t k = 1; k < members.size() && readsSoFar; ++k) {
+                const size_t at = members[k] / 2;
+                const bool write = members[k] % 2 == 0;
+                if (write && !inRange[at] && at != earlier.back() &&
+                    groupPendingAt(deps, g, at) && reachedAvoiding(succ, earlier, at)) {
+                    error = "the producer at offset " + hex(at * 16) +
+                            " shares read barriers' scoreboard barrier that are pending on "
+                            "some paths only, in a kernel with texture fetches; nvlink's "
+                            "barrier for it there is not understood";
+                    return false;
+                }
+                readsSoFar = !write;
+                earlier.push_back(at);
+            }
+        }
+    }
+    return true;
+}
+
 bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 const std::vector<uint64_t> &jumpTargets, std::string &error) {
     const size_t n = code.size();
@@ -2208,7 +2291,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         return false;
     Rederived rd;
     std::vector<Slot> forced;
-    if (!forcedShares(code, in, reached, p0, b0, inRange, forced, error))
+    const uint32_t forTextures = textureBarriers(code, reached);
+    if (!forcedShares(code, in, reached, p0, b0, inRange, forced, error) ||
+        !checkPastRangeForcedShares(code, in, reached, inRange, forTextures, error))
         return false;
     if (!forced.empty() && !rederive(code, in, b0, forced, rd, error)) {
         error = "the producer at offset " + hex(forced.front() / 2 * 16) +
@@ -2227,8 +2312,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     UnionFind &groups = deps.groups;
     const GroupRoles roles = groupRoles(groups, rd);
 
-    const uint32_t forTextures = textureBarriers(code, reached);
-    if (forTextures && !checkNoLoadBesideTextures(code, reached, p0, error))
+    if (forTextures && (!checkNoLoadBesideTextures(code, reached, p0, error) ||
+                        !checkWriteJoinsReadsOnSomePaths(code, succ, reached, inRange, deps,
+                                                         error)))
         return false;
     // Colour the groups in reverse postorder of their first slot.
     std::unordered_map<Slot, uint32_t> colour;

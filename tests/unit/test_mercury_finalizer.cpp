@@ -995,6 +995,74 @@ TEST_CASE("mercury finaliser: texture fetches keep barrier 5, and no other produ
     checkRefused(code, "whose texture fetches hold a barrier of their own");
 }
 
+TEST_CASE("mercury finaliser: past the range a share for want of a free barrier onto read "
+          "barriers is refused",
+          "[mercury]") {
+    // An F2I (0x305) on a store's read barrier past the range, with every
+    // other barrier pending: nvlink split it off the reads to a barrier
+    // culd cannot predict (vt107_1: culd kept ptxas's group, exit 0).
+    constexpr uint32_t kF2i = 0x305;
+    std::vector<Insn> code = {
+        ldcR1(0),                                    // 0
+        make(kIadd, kNone, kNone, 1 << 0),           // 1: the range ends
+        make(kStg, kNone, 0),                        // 2: read barrier on 0
+        make(kLdcu, 1), make(kLdcu, 2), make(kLdcu, 3), make(kLdcu, 4),
+        make(kLdcu, 5),                              // 3-7
+        make(kF2i, 0),                               // 8: none free
+        make(kIadd, kNone, kNone, 0x3f),             // 9
+        exitInsn(),                                  // 10
+    };
+    checkRefused(code, "the producer at offset 0x80 (opcode 0x305) shares read barriers' "
+                       "scoreboard barrier for want of a free one");
+    // A load sharing so is kept in ptxas's group, as nvlink keeps it.
+    std::vector<Insn> load = code;
+    load[8] = make(kLdcu, 0);
+    std::vector<Insn> out = rewritten(load);
+    CHECK(wbar(out[8]) == rbar(out[2]));
+    // With a barrier free (nothing on 5) the F2I shares by choice: kept.
+    code[7] = make(kIadd);
+    code[9] = make(kIadd, kNone, kNone, 0x1f);
+    out = rewritten(code);
+    CHECK(wbar(out[8]) == rbar(out[2]));
+    // The generated kernel: different from ptxas's code, refused.
+    CHECK(sampleText("vt107_1.sm_100", "ptxas") != sampleText("vt107_1.sm_100", "nvlink"));
+    checkSampleRefused("vt107_1.sm_100", "shares read barriers' scoreboard barrier for want of "
+                                         "a free one");
+}
+
+TEST_CASE("mercury finaliser: in a texture kernel a write grouped with reads pending on some "
+          "paths is refused",
+          "[mercury]") {
+    // An LDS on a store's read barrier that a branch goes around: nvlink
+    // kept ptxas's group in some texture kernels and split the LDS off in
+    // others (vt115_0); outside texture kernels it is kept.
+    constexpr uint32_t kTld = 0xf66, kLds = 0x984;
+    std::vector<Insn> code = {
+        ldcR1(0),                                    // 0
+        make(kIadd, kNone, kNone, 1 << 0),           // 1: the range ends
+        make(kTld, 5),                               // 2
+        make(kIadd, kNone, kNone, 1 << 5),           // 3
+        bra(4, 6, true),                             // 4: around the store
+        make(kStg, kNone, 0),                        // 5: read barrier on 0
+        make(kLds, 0),                               // 6: with the store's
+        make(kIadd, kNone, kNone, 1 << 0),           // 7
+        exitInsn(),                                  // 8
+    };
+    checkRefused(code, "the producer at offset 0x60 shares read barriers' scoreboard barrier "
+                       "that are pending on some paths only, in a kernel with texture fetches");
+    std::vector<Insn> noFetch = code;
+    noFetch[2] = make(kLdcu, 5);
+    std::vector<Insn> out = rewritten(noFetch);
+    CHECK(wbar(out[6]) == rbar(out[5]));
+    // With the store on every path the group stands.
+    code[4] = make(kIadd);
+    out = rewritten(code);
+    CHECK(wbar(out[6]) == rbar(out[5]));
+    CHECK(sampleText("vt115_0.sm_100", "ptxas") != sampleText("vt115_0.sm_100", "nvlink"));
+    checkSampleRefused("vt115_0.sm_100", "pending on some paths only, in a kernel with texture "
+                                         "fetches");
+}
+
 TEST_CASE("mercury finaliser: a producer of an unmeasured kind is refused", "[mercury]") {
     // MATCH (0x3a1) on its own barrier: the same code with an S2R is
     // rewritten; with MATCH, culd names it rather than guess.

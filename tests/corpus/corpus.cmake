@@ -98,6 +98,10 @@ function(culd_add_corpus_tests)
         set(expect ${nvlink_expect})
       endif()
     endif()
+    # A link nvlink makes by regenerating code (a cross-target fast path
+    # that does not apply) that culd, by design, refuses: the case names
+    # the refusal it must give (culd_refuses = <part of the message>).
+    culd_corpus_conf_get(${conf} culd_refuses "" culd_refuses)
     set(name corpus.${case}.${arch})
     set(known_gap OFF)
     if(name IN_LIST gaps)
@@ -110,6 +114,7 @@ function(culd_add_corpus_tests)
         -DFIXTURE_DIR=${fixture}
         -DOUT_DIR=${CMAKE_BINARY_DIR}/corpus-out/${case}/${arch}
         -DEXPECT=${expect}
+        -DCULD_REFUSES=${culd_refuses}
         -DKNOWN_GAP=${known_gap}
         -P ${CULD_CORPUS_DIR}/run_case.cmake
       WORKING_DIRECTORY ${fixture})

@@ -9,6 +9,10 @@
 # error: culd exits non-zero (not a crash) with nvlink's exit status
 #        (nvlink.rc: 255 for reported errors such as undefined references,
 #        1 for fatal ones) and leaves no output file.
+# With -DCULD_REFUSES=<text> (case.conf's culd_refuses: nvlink links by
+#        regenerating code, which culd must not do): culd exits 1 with an
+#        error containing <text> and leaves no output file; nothing is
+#        compared with nvlink's output.
 # Both:  culd's stderr names every 'quoted' name of nvlink's diagnostics
 #        (symbols, input files, options); the rest of nvlink's stderr (the
 #        --dump-callgraph listing) and its stdout, when not empty, must be
@@ -66,6 +70,17 @@ file(WRITE ${OUT_DIR}/culd.rc "${rc}\n")
 culd_check_culd_exit("${rc}" "${culd_stderr}")
 if(NOT rc MATCHES "^[0-9]+$")
   # (recorded as abnormal)
+elseif(CULD_REFUSES)
+  if(NOT rc EQUAL 1)
+    problem("culd exited ${rc}; it must refuse this link (exit 1): ${CULD_REFUSES}")
+  endif()
+  string(FIND "${culd_stderr}" "${CULD_REFUSES}" at)
+  if(at EQUAL -1)
+    problem("culd's stderr does not say '${CULD_REFUSES}'")
+  endif()
+  if(EXISTS ${out_file})
+    problem("culd left an output file after refusing: ${out_file}")
+  endif()
 elseif(EXPECT STREQUAL "error")
   if(rc EQUAL 0)
     problem("culd succeeded; nvlink failed")

@@ -1063,6 +1063,36 @@ TEST_CASE("mercury finaliser: in a texture kernel a write grouped with reads pen
                                          "fetches");
 }
 
+TEST_CASE("mercury finaliser: an F2I.F64 is measured inside the R1 load's range only",
+          "[mercury]") {
+    constexpr uint32_t kF2iF64 = 0x311;
+    // In the range it is coloured as any producer: lowest free.
+    std::vector<Insn> code = {
+        ldcR1(0),                                   // 0
+        make(kF2iF64, 1),                           // 1: -> 0
+        make(kIadd, kNone, kNone, 1 << 1),          // 2
+        exitInsn(1 << 0),                           // 3
+    };
+    CHECK(wbar(rewritten(code)[1]) == 0);
+    // Past it (after ptxas's wait on the R1 load) nvlink's picks around
+    // one were not reproduced: refused.
+    std::vector<Insn> past = {
+        ldcR1(0),                                   // 0
+        make(kIadd, kNone, kNone, 1 << 0),          // 1: the range ends
+        make(kF2iF64, 1),                           // 2
+        make(kIadd, kNone, kNone, 1 << 1),          // 3
+        exitInsn(),                                 // 4
+    };
+    checkRefused(past, "the producer at offset 0x20 (opcode 0x311) issues past the "
+                       "stack-pointer load's range");
+    // Generated kernels: one in the range, exact; one past it, which culd
+    // wrote differently from nvlink once let through (vd4_1).
+    checkSampleMatches("vl106_2.sm_120");
+    CHECK(sampleText("vd4_1.sm_100", "ptxas") != sampleText("vd4_1.sm_100", "nvlink"));
+    checkSampleRefused("vd4_1.sm_100", "(opcode 0x311) issues past the stack-pointer load's "
+                                       "range");
+}
+
 TEST_CASE("mercury finaliser: a producer of an unmeasured kind is refused", "[mercury]") {
     // MATCH (0x3a1) on its own barrier: the same code with an S2R is
     // rewritten; with MATCH, culd names it rather than guess.

@@ -379,6 +379,7 @@ constexpr uint32_t kAtomgCas = 0x3a9;
 constexpr uint32_t kTex = 0xf60;
 constexpr uint32_t kTld = 0xf66;
 constexpr uint32_t kF2iF64 = 0x311;
+constexpr uint32_t kWarpOp301 = 0x301; // in the generated warp kernels; mnemonic not decoded
 bool isLongLatencyLoad(const Insn &insn) {
     uint32_t op = opcode12(insn);
     return op == kLdg || op == kLd || op == kAtomg || op == kAtomgCas || op == kTex;
@@ -2029,10 +2030,11 @@ bool pickRangeLoad(const std::vector<Insn> &code, Dependencies &deps,
 // rules moved it, 15 kernels written differently, exit 0, before this
 // check), so a kernel with one is refused, naming it. A kind is listed
 // once kernels holding it matched nvlink and none came out different. Let
-// through one at a time over the variable-latency kernels, MATCH (0x3a1),
-// the shared-memory atomic 0x98c and 0x301 each made 3-6 kernels
-// different; 0x42b and 0xd12 decided none. The double-to-int F2I (0x311)
-// is measured inside the R1 load's range only (measuredInRangeOnly).
+// through one at a time over the variable-latency kernels, MATCH (0x3a1)
+// and the shared-memory atomic 0x98c each made 4-9 kernels different (2
+// each with them held inside the range); 0xd12 decided none. The
+// double-to-int F2I (0x311) and 0x301 are measured inside the R1 load's
+// range only (measuredInRangeOnly).
 bool measuredProducer(uint32_t op12) {
     switch (op12) {
     // Loads: constant (LDC, LDCU), special register (S2R, S2UR), global
@@ -2080,6 +2082,11 @@ bool measuredProducer(uint32_t op12) {
     case 0xc2b:
     // F2I.F64, inside the range only (measuredInRangeOnly).
     case kF2iF64:
+    // 0x42b (generated double kernels, beside F2I.F64: 33 exact, none
+    // different) and 0x301 (generated warp kernels; inside the range
+    // only: 10 exact there, 3 different past it).
+    case 0x42b:
+    case kWarpOp301:
     // MEMBAR, and the measured fence and atomic kernels' 0xd00-0xd09,
     // 0x22a, 0x31c, 0xc28, 0xf8c (generated fence and study sets, CUB),
     // 0x98a (cooperative groups' grid sync: corpus 156).
@@ -2105,8 +2112,9 @@ bool measuredProducer(uint32_t op12) {
 // none different; past the range nvlink's picks around it were not
 // reproduced (vl4_1 and vl91_1: an I2F.F64 after it moved onto the global
 // loads' 5, or to 0 with its old 1 free, 3 kernels different), so a kernel
-// with one there is refused.
-bool measuredInRangeOnly(uint32_t op12) { return op12 == kF2iF64; }
+// with one there is refused. Likewise 0x301 (generated warp kernels: 10
+// exact inside the range, 3 different past it).
+bool measuredInRangeOnly(uint32_t op12) { return op12 == kF2iF64 || op12 == kWarpOp301; }
 
 bool checkInRangeOnlyProducers(const std::vector<Insn> &code, const std::vector<bool> &reached,
                                const std::vector<bool> &inRange, std::string &error) {

@@ -1063,7 +1063,7 @@ TEST_CASE("mercury finaliser: in a texture kernel a write grouped with reads pen
                                          "fetches");
 }
 
-TEST_CASE("mercury finaliser: an F2I.F64 is measured inside the R1 load's range only",
+TEST_CASE("mercury finaliser: an F2I.F64 or a 0x301 is measured inside the R1 load's range only",
           "[mercury]") {
     constexpr uint32_t kF2iF64 = 0x311;
     // In the range it is coloured as any producer: lowest free.
@@ -1085,6 +1085,17 @@ TEST_CASE("mercury finaliser: an F2I.F64 is measured inside the R1 load's range 
     };
     checkRefused(past, "the producer at offset 0x20 (opcode 0x311) issues past the "
                        "stack-pointer load's range");
+    // 0x301 likewise; 0x42b is measured on both sides.
+    std::vector<Insn> warp = past;
+    warp[2] = make(0x301, 1);
+    checkRefused(warp, "the producer at offset 0x20 (opcode 0x301) issues past the "
+                       "stack-pointer load's range");
+    std::vector<Insn> inRange = code;
+    inRange[1] = make(0x301, 1);
+    CHECK(wbar(rewritten(inRange)[1]) == 0);
+    std::vector<Insn> double42b = past;
+    double42b[2] = make(0x42b, 1);
+    CHECK(wbar(rewritten(double42b)[2]) == 1);
     // Generated kernels: one in the range, exact; one past it, which culd
     // wrote differently from nvlink once let through (vd4_1).
     checkSampleMatches("vl106_2.sm_120");

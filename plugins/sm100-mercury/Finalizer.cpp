@@ -606,8 +606,8 @@ bool checkPastRangeForcedShares(const std::vector<Insn> &code, const std::vector
         if (!onReadsOnly || taken != kAll)
             continue;
         error = "the producer at offset " + hex(i * 16) + " (opcode " + hex(opcode12(insn)) +
-                ") shares read barriers' scoreboard barrier for want of a free one; nvlink's "
-                "barrier for it there is not understood";
+                ") shares a scoreboard barrier with read barriers for want of a free one; "
+                "nvlink's barrier for it there is not understood";
         return false;
     }
     return true;
@@ -2106,6 +2106,11 @@ bool measuredProducer(uint32_t op12) {
     }
 }
 
+// Whether an instruction sets a scoreboard barrier (write or read).
+bool isProducer(const Insn &insn) {
+    return writeBarrier(insn) < kNumBarriers || readBarrier(insn) < kNumBarriers;
+}
+
 // Producer kinds measured inside the R1 load's range alone. The
 // double-to-int F2I (0x311; generated variable-latency kernels): with it
 // let through, 74 kernels holding one only in the range came out exact and
@@ -2119,8 +2124,8 @@ bool measuredInRangeOnly(uint32_t op12) { return op12 == kF2iF64 || op12 == kWar
 bool checkInRangeOnlyProducers(const std::vector<Insn> &code, const std::vector<bool> &reached,
                                const std::vector<bool> &inRange, std::string &error) {
     for (size_t i = 0; i < code.size(); ++i) {
-        bool producer = writeBarrier(code[i]) < kNumBarriers || readBarrier(code[i]) < kNumBarriers;
-        if (!reached[i] || inRange[i] || !producer || !measuredInRangeOnly(opcode12(code[i])))
+        if (!reached[i] || inRange[i] || !isProducer(code[i]) ||
+            !measuredInRangeOnly(opcode12(code[i])))
             continue;
         error = "the producer at offset " + hex(static_cast<uint64_t>(i) * 16) + " (opcode " +
                 hex(opcode12(code[i])) +
@@ -2134,8 +2139,7 @@ bool checkInRangeOnlyProducers(const std::vector<Insn> &code, const std::vector<
 bool checkProducersMeasured(const std::vector<Insn> &code, const std::vector<bool> &reached,
                             size_t p0, std::string &error) {
     for (size_t i = 0; i < code.size(); ++i) {
-        bool producer = writeBarrier(code[i]) < kNumBarriers || readBarrier(code[i]) < kNumBarriers;
-        if (i == p0 || !reached[i] || !producer || measuredProducer(opcode12(code[i])))
+        if (i == p0 || !reached[i] || !isProducer(code[i]) || measuredProducer(opcode12(code[i])))
             continue;
         error = "the producer at offset " + hex(static_cast<uint64_t>(i) * 16) + " (opcode " +
                 hex(opcode12(code[i])) +
@@ -2280,7 +2284,7 @@ bool checkWriteJoinsReadsOnSomePaths(const std::vector<Insn> &code, const Succes
                 if (write && !inRange[at] && at != earlier.back() &&
                     groupPendingAt(deps, g, at) && reachedAvoiding(succ, earlier, at)) {
                     error = "the producer at offset " + hex(at * 16) +
-                            " shares read barriers' scoreboard barrier that are pending on "
+                            " shares a scoreboard barrier with read barriers pending there on "
                             "some paths only, in a kernel with texture fetches; nvlink's "
                             "barrier for it there is not understood";
                     return false;

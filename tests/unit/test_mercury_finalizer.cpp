@@ -1012,8 +1012,8 @@ TEST_CASE("mercury finaliser: past the range a share for want of a free barrier 
         make(kIadd, kNone, kNone, 0x3f),             // 9
         exitInsn(),                                  // 10
     };
-    checkRefused(code, "the producer at offset 0x80 (opcode 0x305) shares read barriers' "
-                       "scoreboard barrier for want of a free one");
+    checkRefused(code, "the producer at offset 0x80 (opcode 0x305) shares a scoreboard barrier "
+                       "with read barriers for want of a free one");
     // A load sharing so is kept in ptxas's group, as nvlink keeps it.
     std::vector<Insn> load = code;
     load[8] = make(kLdcu, 0);
@@ -1026,8 +1026,8 @@ TEST_CASE("mercury finaliser: past the range a share for want of a free barrier 
     CHECK(wbar(out[8]) == rbar(out[2]));
     // The generated kernel: different from ptxas's code, refused.
     CHECK(sampleText("vt107_1.sm_100", "ptxas") != sampleText("vt107_1.sm_100", "nvlink"));
-    checkSampleRefused("vt107_1.sm_100", "shares read barriers' scoreboard barrier for want of "
-                                         "a free one");
+    checkSampleRefused("vt107_1.sm_100", "shares a scoreboard barrier with read barriers for "
+                                         "want of a free one");
 }
 
 TEST_CASE("mercury finaliser: in a texture kernel a write grouped with reads pending on some "
@@ -1048,8 +1048,9 @@ TEST_CASE("mercury finaliser: in a texture kernel a write grouped with reads pen
         make(kIadd, kNone, kNone, 1 << 0),           // 7
         exitInsn(),                                  // 8
     };
-    checkRefused(code, "the producer at offset 0x60 shares read barriers' scoreboard barrier "
-                       "that are pending on some paths only, in a kernel with texture fetches");
+    checkRefused(code, "the producer at offset 0x60 shares a scoreboard barrier with read "
+                       "barriers pending there on some paths only, in a kernel with texture "
+                       "fetches");
     std::vector<Insn> noFetch = code;
     noFetch[2] = make(kLdcu, 5);
     std::vector<Insn> out = rewritten(noFetch);
@@ -1059,7 +1060,7 @@ TEST_CASE("mercury finaliser: in a texture kernel a write grouped with reads pen
     out = rewritten(code);
     CHECK(wbar(out[6]) == rbar(out[5]));
     CHECK(sampleText("vt115_0.sm_100", "ptxas") != sampleText("vt115_0.sm_100", "nvlink"));
-    checkSampleRefused("vt115_0.sm_100", "pending on some paths only, in a kernel with texture "
+    checkSampleRefused("vt115_0.sm_100", "on some paths only, in a kernel with texture "
                                          "fetches");
 }
 

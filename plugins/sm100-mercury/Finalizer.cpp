@@ -379,6 +379,7 @@ constexpr uint32_t kAtomgCas = 0x3a9;
 constexpr uint32_t kTex = 0xf60;
 constexpr uint32_t kTld = 0xf66;
 constexpr uint32_t kF2iF64 = 0x311;
+constexpr uint32_t kMatch = 0x3a1;
 constexpr uint32_t kWarpOp301 = 0x301; // in the generated warp kernels; mnemonic not decoded
 bool isLongLatencyLoad(const Insn &insn) {
     uint32_t op = opcode12(insn);
@@ -2030,11 +2031,11 @@ bool pickRangeLoad(const std::vector<Insn> &code, Dependencies &deps,
 // rules moved it, 15 kernels written differently, exit 0, before this
 // check), so a kernel with one is refused, naming it. A kind is listed
 // once kernels holding it matched nvlink and none came out different. Let
-// through one at a time over the variable-latency kernels, MATCH (0x3a1)
-// and the shared-memory atomic 0x98c each made 4-9 kernels different (2
-// each with them held inside the range); 0xd12 decided none. The
-// double-to-int F2I (0x311) and 0x301 are measured inside the R1 load's
-// range only (measuredInRangeOnly).
+// through one at a time over the variable-latency kernels, the
+// shared-memory atomic 0x98c made 4 kernels different (2 with it held
+// inside the range); 0xd12 decided none. The double-to-int F2I (0x311),
+// 0x301 and MATCH (0x3a1) are measured inside the R1 load's range only
+// (measuredInRangeOnly).
 bool measuredProducer(uint32_t op12) {
     switch (op12) {
     // Loads: constant (LDC, LDCU), special register (S2R, S2UR), global
@@ -2080,8 +2081,9 @@ bool measuredProducer(uint32_t op12) {
     // cross-target test's axpy_double, compiled from PTX).
     case 0x828:
     case 0xc2b:
-    // F2I.F64, inside the range only (measuredInRangeOnly).
+    // F2I.F64 and MATCH, inside the range only (measuredInRangeOnly).
     case kF2iF64:
+    case kMatch:
     // 0x42b (generated double kernels, beside F2I.F64: 33 exact, none
     // different) and 0x301 (generated warp kernels; inside the range
     // only: 10 exact there, 3 different past it).
@@ -2118,8 +2120,12 @@ bool isProducer(const Insn &insn) {
 // reproduced (vl4_1 and vl91_1: an I2F.F64 after it moved onto the global
 // loads' 5, or to 0 with its old 1 free, 3 kernels different), so a kernel
 // with one there is refused. Likewise 0x301 (generated warp kernels: 10
-// exact inside the range, 3 different past it).
-bool measuredInRangeOnly(uint32_t op12) { return op12 == kF2iF64 || op12 == kWarpOp301; }
+// exact inside the range, 3 different past it) and MATCH (let through
+// everywhere, 9 kernels different; inside the range 126 exact once
+// checkMatchBesideBranchWait refuses the other 2).
+bool measuredInRangeOnly(uint32_t op12) {
+    return op12 == kF2iF64 || op12 == kWarpOp301 || op12 == kMatch;
+}
 
 bool checkInRangeOnlyProducers(const std::vector<Insn> &code, const std::vector<bool> &reached,
                                const std::vector<bool> &inRange, std::string &error) {
@@ -2297,6 +2303,40 @@ bool checkWriteJoinsReadsOnSomePaths(const std::vector<Insn> &code, const Succes
     return true;
 }
 
+// A re-derived producer first needed past a branch keeps ptxas's waits
+// (rederive) -- as nvlink does where the branch waits on nothing, and in
+// some kernels where it waits on another group (generated fence kernels
+// k225_0 and k308_0, special-register g238_1, CUB's radix-sort kernels).
+// In others nvlink waited for the producer at that branch instead (a MATCH
+// kernel, vl87_1 on sm_100 and sm_120: an LDCU forced onto the R1 load's
+// barrier; the special-register kernel sr165_2 on sm_120, still written
+// differently). What tells them apart is not known, so in a kernel with a
+// MATCH, whose kind was measured only without this shape, it is refused.
+bool checkMatchBesideBranchWait(const std::vector<Insn> &code, const std::vector<bool> &reached,
+                                const Rederived &rd, std::string &error) {
+    bool match = false;
+    for (size_t i = 0; i < code.size(); ++i)
+        match = match || (reached[i] && isProducer(code[i]) && opcode12(code[i]) == kMatch);
+    if (!match)
+        return true;
+    for (Slot s : rd.pastBranch) {
+        size_t branch = s / 2 + 1;
+        while (branch < code.size() &&
+               (isConditionalExit(code[branch]) || !leavesStraightLine(opcode9(code[branch]))))
+            ++branch;
+        if (branch < code.size() && waitMask(code[branch]) != 0) {
+            error = "the producer at offset " + hex(s / 2 * 16) +
+                    " shares a scoreboard barrier for want of a free one and is first needed "
+                    "past the branch at offset " +
+                    hex(branch * 16) +
+                    ", which waits on another; in a kernel with a MATCH nvlink's wait for it "
+                    "there is not understood";
+            return false;
+        }
+    }
+    return true;
+}
+
 bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 const std::vector<uint64_t> &jumpTargets, std::string &error) {
     const size_t n = code.size();
@@ -2344,7 +2384,8 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         return false;
     }
 
-    if (!checkLoopCarriedPredicates(code, in, reached, inRange, error))
+    if (!checkLoopCarriedPredicates(code, in, reached, inRange, error) ||
+        !checkMatchBesideBranchWait(code, reached, rd, error))
         return false;
     const IdleWaits idle = idleWaits(code, succ, in, reached, rd, inRange);
     const std::vector<uint64_t> cycles = issueCycles(code);

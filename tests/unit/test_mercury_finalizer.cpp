@@ -1064,7 +1064,8 @@ TEST_CASE("mercury finaliser: in a texture kernel a write grouped with reads pen
                                          "fetches");
 }
 
-TEST_CASE("mercury finaliser: an F2I.F64 or a 0x301 is measured inside the R1 load's range only",
+TEST_CASE("mercury finaliser: F2I.F64, 0x301 and MATCH are measured inside the R1 load's range "
+          "only",
           "[mercury]") {
     constexpr uint32_t kF2iF64 = 0x311;
     // In the range it is coloured as any producer: lowest free.
@@ -1086,7 +1087,7 @@ TEST_CASE("mercury finaliser: an F2I.F64 or a 0x301 is measured inside the R1 lo
     };
     checkRefused(past, "the producer at offset 0x20 (opcode 0x311) issues past the "
                        "stack-pointer load's range");
-    // 0x301 likewise; 0x42b is measured on both sides.
+    // 0x301 and MATCH likewise; 0x42b is measured on both sides.
     std::vector<Insn> warp = past;
     warp[2] = make(0x301, 1);
     checkRefused(warp, "the producer at offset 0x20 (opcode 0x301) issues past the "
@@ -1094,20 +1095,33 @@ TEST_CASE("mercury finaliser: an F2I.F64 or a 0x301 is measured inside the R1 lo
     std::vector<Insn> inRange = code;
     inRange[1] = make(0x301, 1);
     CHECK(wbar(rewritten(inRange)[1]) == 0);
+    warp[2] = make(0x3a1, 1);
+    checkRefused(warp, "the producer at offset 0x20 (opcode 0x3a1) issues past the "
+                       "stack-pointer load's range");
+    inRange[1] = make(0x3a1, 1);
+    CHECK(wbar(rewritten(inRange)[1]) == 0);
     std::vector<Insn> double42b = past;
     double42b[2] = make(0x42b, 1);
     CHECK(wbar(rewritten(double42b)[2]) == 1);
     // Generated kernels: one in the range, exact; one past it, which culd
     // wrote differently from nvlink once let through (vd4_1).
     checkSampleMatches("vl106_2.sm_120");
+    // A MATCH kernel whose LDCU, forced onto the R1 load's barrier, is
+    // first needed past a branch that waits on the MATCH: nvlink waited
+    // for the LDCU at that branch, culd kept ptxas's waits (vw87_1).
+    CHECK(sampleText("vw87_1.sm_100", "ptxas") != sampleText("vw87_1.sm_100", "nvlink"));
+    checkSampleRefused("vw87_1.sm_100", "the producer at offset 0x80 shares a scoreboard "
+                                        "barrier for want of a free one and is first needed "
+                                        "past the branch at offset 0xf0, which waits on "
+                                        "another");
     CHECK(sampleText("vd4_1.sm_100", "ptxas") != sampleText("vd4_1.sm_100", "nvlink"));
     checkSampleRefused("vd4_1.sm_100", "(opcode 0x311) issues past the stack-pointer load's "
                                        "range");
 }
 
 TEST_CASE("mercury finaliser: a producer of an unmeasured kind is refused", "[mercury]") {
-    // MATCH (0x3a1) on its own barrier: the same code with an S2R is
-    // rewritten; with MATCH, culd names it rather than guess.
+    // The shared-memory atomic 0x98c on its own barrier: the same code with
+    // an S2R is rewritten; with 0x98c, culd names it rather than guess.
     std::vector<Insn> code = {
         ldcR1(0),                                   // 0
         make(kS2R, 1),                              // 1
@@ -1115,12 +1129,12 @@ TEST_CASE("mercury finaliser: a producer of an unmeasured kind is refused", "[me
         exitInsn(1 << 0),                           // 3
     };
     CHECK(wbar(rewritten(code)[1]) == 0);
-    code[1] = make(0x3a1, 1);
-    checkRefused(code, "the producer at offset 0x10 (opcode 0x3a1) is of a kind whose "
+    code[1] = make(0x98c, 1);
+    checkRefused(code, "the producer at offset 0x10 (opcode 0x98c) is of a kind whose "
                        "scoreboard barrier nvlink's re-allocation was not measured for");
     // Unreached code after the last EXIT does not count.
     code[1] = make(kS2R, 1);
-    code.push_back(make(0x3a1, 1));
+    code.push_back(make(0x98c, 1));
     CHECK(wbar(rewritten(code)[1]) == 0);
 }
 

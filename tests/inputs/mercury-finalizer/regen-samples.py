@@ -3,8 +3,9 @@
 13.0's nvcc, ptxas and nvlink on PATH: for each warp-shuffle SAMPLE
 (dvSEED_K.ARCH), many-parameter one (mpSEED_K.ARCH), fence-and-atomics
 one (faSEED_K.ARCH), special-register one (srSEED_K.ARCH) or
-variable-latency one (vlSEED_K.ARCH; vtSEED_K.ARCH and vdSEED_K.ARCH: its
-texture and double families, whose kernels are named vlSEED_K too) the seed's file of
+variable-latency one (vlSEED_K.ARCH; vtSEED_K.ARCH, vdSEED_K.ARCH and
+vwSEED_K.ARCH: its texture, double and warp families, whose kernels are
+named vlSEED_K too) the seed's file of
 gen-warp-shuffle.py, gen-many-params.py, gen-fence-atomics.py,
 gen-special-registers.py or gen-variable-latency.py, and for a
 hand-written one
@@ -36,7 +37,7 @@ SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
            "fa184_1.sm_120", "sr21_0.sm_100", "sr64_2.sm_100", "sr41_2.sm_100",
            "sr40_0.sm_100", "sr131_1.sm_100", "sr165_2.sm_100", "sr129_1.sm_100",
            "sr45_0.sm_100", "vt1_1.sm_100", "vt10_0.sm_120", "vt107_1.sm_100", "vt115_0.sm_100",
-           "vl106_2.sm_120", "vd4_1.sm_100"]
+           "vl106_2.sm_120", "vd4_1.sm_100", "vw87_1.sm_100"]
 # Hand-written samples: the corpus source each is compiled from.
 HAND_WRITTEN = {"sortpairs": "153-forced-share-after-read-barrier/sortpairs.cu",
                 "texrow": "161-texture-fetch-long-latency/texrow.cu",
@@ -61,15 +62,15 @@ def compile_sample(kernel, arch, work):
         subprocess.run(["nvcc", "-w", "-arch=" + arch, "-rdc=true", "-cubin", "-o", obj, own],
                        check=True)
         return obj
-    generated = kernel[:2] in ("dv", "mp", "fa", "sr", "vl", "vt", "vd")
+    generated = kernel[:2] in ("dv", "mp", "fa", "sr", "vl", "vt", "vd", "vw")
     seed = kernel[2:].split("_")[0] if generated else kernel[1:]
     src = os.path.join(work, ("%s%s.cu" % (kernel[:2], seed)) if generated else "v%s.ptx" % seed)
     generator = {"dv": "gen-warp-shuffle.py", "mp": "gen-many-params.py",
                  "fa": "gen-fence-atomics.py", "sr": "gen-special-registers.py",
                  "vl": "gen-variable-latency.py", "vt": "gen-variable-latency.py",
-                 "vd": "gen-variable-latency.py"}.get(
+                 "vd": "gen-variable-latency.py", "vw": "gen-variable-latency.py"}.get(
         kernel[:2], "gen-exit-variants.py")
-    family = {"vt": ["texture"], "vd": ["double"]}.get(kernel[:2], [])
+    family = {"vt": ["texture"], "vd": ["double"], "vw": ["warp"]}.get(kernel[:2], [])
     with open(src, "w") as f:
         subprocess.run([sys.executable, os.path.join(HERE, generator), seed] +
                        ([] if generated else [arch]) + family, stdout=f, check=True)
@@ -90,7 +91,7 @@ def regenerate(m, sample, work):
     ptxas = m.Elf(open(obj, "rb").read())
     nvlink = m.Elf(open(linked, "rb").read())
     texts = ptxas.texts()
-    if kernel[:2] in ("vt", "vd"):  # the families' kernels are vl*
+    if kernel[:2] in ("vt", "vd", "vw"):  # the families' kernels are vl*
         kernel = "vl" + kernel[2:]
     if kernel not in texts:  # a hand-written file's one kernel
         (kernel,) = texts

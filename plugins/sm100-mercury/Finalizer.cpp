@@ -135,6 +135,12 @@ bool isConditionalExit(const Insn &i) { return opcode9(i) == kExit && guard(i) !
 uint32_t writeBarrier(const Insn &i) { return getBits(i, kWriteBarrierBit, 3); }
 uint32_t readBarrier(const Insn &i) { return getBits(i, kReadBarrierBit, 3); }
 uint32_t waitMask(const Insn &i) { return getBits(i, kWaitMaskBit, 6); }
+
+// Whether an instruction sets a scoreboard barrier (write or read).
+bool isProducer(const Insn &insn) {
+    return writeBarrier(insn) < kNumBarriers || readBarrier(insn) < kNumBarriers;
+}
+
 constexpr unsigned kSlotBits[2] = {kWriteBarrierBit, kReadBarrierBit};
 
 // The control-flow graph: up to two direct successors per instruction (-1
@@ -380,6 +386,7 @@ constexpr uint32_t kTex = 0xf60;
 constexpr uint32_t kTld = 0xf66;
 constexpr uint32_t kF2iF64 = 0x311;
 constexpr uint32_t kMatch = 0x3a1;
+constexpr uint32_t kSharedAtomic98c = 0x98c; // an ATOMS form: generated shared-memory atomics
 constexpr uint32_t kWarpOp301 = 0x301; // in the generated warp kernels; mnemonic not decoded
 bool isLongLatencyLoad(const Insn &insn) {
     uint32_t op = opcode12(insn);
@@ -1916,22 +1923,39 @@ bool noneFreeFromTwo(size_t i, std::string &error) {
     return false;
 }
 
+// The wait that released barrier `b` just before producer i reuses it: i
+// itself, or one after the last producer before i on the straight line.
+// kNever when there is none.
+size_t releasingWait(const std::vector<Insn> &code, size_t i, uint32_t b) {
+    for (size_t w = i;; --w) {
+        if (waitMask(code[w]) >> b & 1)
+            return w;
+        if (w == 0 || isControlClass(opcode9(code[w - 1])) || isProducer(code[w - 1]))
+            return kNever;
+    }
+}
+
 // Past the R1 load's range a group keeps ptxas's index -- except where
-// its first instruction waits on that index itself (ptxas reused the
-// barrier it releases there) and the groups released on it now have a
+// ptxas reused a barrier a wait released right there (its first
+// instruction waits on it, or an instruction after the last producer
+// before it does: releasingWait) and the groups released on it now have a
 // lower colour, free: the group takes that one (generated special-register
 // kernel sr41_2, sm_100 and sm_120: a SHFL waiting on an LDS's read barrier
 // 1, now 0, took 0 with 1 free; 42 such reuses where the index was taken
-// went the same way). Where the released colour is higher the group keeps
-// its index (libcudadevrt's memcpy_3d_device: an LDC on 0 whose wait
-// released a group now on 2 stayed on 0). kNumBarriers when none applies.
+// went the same way; the wait one or two instructions earlier: generated
+// shared-atomic kernels, 58 exact, vl149_1 among them, where an LDC after
+// the wait on an atomic's read barrier kept its free 1, and sr221_1 on
+// sm_100). Where the released colour is higher the group keeps its index
+// (libcudadevrt's memcpy_3d_device: an LDC on 0 whose wait released a
+// group now on 2 stayed on 0). kNumBarriers when none applies.
 uint32_t reusedBelow(const std::vector<Insn> &code, const std::vector<Pending> &in,
                      UnionFind &groups, const std::unordered_map<Slot, uint32_t> &colour,
                      size_t i, uint32_t old, uint32_t taken) {
-    if (!(waitMask(code[i]) >> old & 1) || in[i][old].empty())
+    const size_t wait = releasingWait(code, i, old);
+    if (wait == kNever || in[wait][old].empty())
         return kNumBarriers;
     uint32_t released = kNumBarriers;
-    for (Slot s : in[i][old]) {
+    for (Slot s : in[wait][old]) {
         auto it = colour.find(groups.find(s));
         if (it == colour.end() || (released != kNumBarriers && released != it->second))
             return kNumBarriers;
@@ -2031,10 +2055,9 @@ bool pickRangeLoad(const std::vector<Insn> &code, Dependencies &deps,
 // rules moved it, 15 kernels written differently, exit 0, before this
 // check), so a kernel with one is refused, naming it. A kind is listed
 // once kernels holding it matched nvlink and none came out different. Let
-// through one at a time over the variable-latency kernels, the
-// shared-memory atomic 0x98c made 4 kernels different (2 with it held
-// inside the range); 0xd12 decided none. The double-to-int F2I (0x311),
-// 0x301 and MATCH (0x3a1) are measured inside the R1 load's range only
+// through one at a time over the variable-latency kernels, 0xd12 decided
+// none. The double-to-int F2I (0x311), 0x301, MATCH (0x3a1) and the
+// shared-memory atomic 0x98c are measured inside the R1 load's range only
 // (measuredInRangeOnly).
 bool measuredProducer(uint32_t op12) {
     switch (op12) {
@@ -2081,9 +2104,11 @@ bool measuredProducer(uint32_t op12) {
     // cross-target test's axpy_double, compiled from PTX).
     case 0x828:
     case 0xc2b:
-    // F2I.F64 and MATCH, inside the range only (measuredInRangeOnly).
+    // F2I.F64, MATCH and the shared-memory atomic 0x98c, inside the range
+    // only (measuredInRangeOnly).
     case kF2iF64:
     case kMatch:
+    case kSharedAtomic98c:
     // 0x42b (generated double kernels, beside F2I.F64: 33 exact, none
     // different) and 0x301 (generated warp kernels; inside the range
     // only: 10 exact there, 3 different past it).
@@ -2108,11 +2133,6 @@ bool measuredProducer(uint32_t op12) {
     }
 }
 
-// Whether an instruction sets a scoreboard barrier (write or read).
-bool isProducer(const Insn &insn) {
-    return writeBarrier(insn) < kNumBarriers || readBarrier(insn) < kNumBarriers;
-}
-
 // Producer kinds measured inside the R1 load's range alone. The
 // double-to-int F2I (0x311; generated variable-latency kernels): with it
 // let through, 74 kernels holding one only in the range came out exact and
@@ -2120,11 +2140,14 @@ bool isProducer(const Insn &insn) {
 // reproduced (vl4_1 and vl91_1: an I2F.F64 after it moved onto the global
 // loads' 5, or to 0 with its old 1 free, 3 kernels different), so a kernel
 // with one there is refused. Likewise 0x301 (generated warp kernels: 10
-// exact inside the range, 3 different past it) and MATCH (let through
+// exact inside the range, 3 different past it), MATCH (let through
 // everywhere, 9 kernels different; inside the range 126 exact once
-// checkMatchBesideBranchWait refuses the other 2).
+// checkMatchBesideBranchWait refuses the other 2) and the shared atomic
+// 0x98c (inside the range 58 exact; let through everywhere 317, and 2
+// different: vl61_2, an LDS past the range that culd put with a group met
+// only at the wait releasing both, where nvlink took the lowest free).
 bool measuredInRangeOnly(uint32_t op12) {
-    return op12 == kF2iF64 || op12 == kWarpOp301 || op12 == kMatch;
+    return op12 == kF2iF64 || op12 == kWarpOp301 || op12 == kMatch || op12 == kSharedAtomic98c;
 }
 
 bool checkInRangeOnlyProducers(const std::vector<Insn> &code, const std::vector<bool> &reached,

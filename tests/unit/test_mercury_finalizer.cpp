@@ -1064,8 +1064,8 @@ TEST_CASE("mercury finaliser: in a texture kernel a write grouped with reads pen
                                          "fetches");
 }
 
-TEST_CASE("mercury finaliser: F2I.F64, 0x301 and MATCH are measured inside the R1 load's range "
-          "only",
+TEST_CASE("mercury finaliser: F2I.F64, 0x301, MATCH and 0x98c are measured inside the R1 "
+          "load's range only",
           "[mercury]") {
     constexpr uint32_t kF2iF64 = 0x311;
     // In the range it is coloured as any producer: lowest free.
@@ -1087,7 +1087,7 @@ TEST_CASE("mercury finaliser: F2I.F64, 0x301 and MATCH are measured inside the R
     };
     checkRefused(past, "the producer at offset 0x20 (opcode 0x311) issues past the "
                        "stack-pointer load's range");
-    // 0x301 and MATCH likewise; 0x42b is measured on both sides.
+    // 0x301, MATCH and 0x98c likewise; 0x42b is measured on both sides.
     std::vector<Insn> warp = past;
     warp[2] = make(0x301, 1);
     checkRefused(warp, "the producer at offset 0x20 (opcode 0x301) issues past the "
@@ -1099,6 +1099,11 @@ TEST_CASE("mercury finaliser: F2I.F64, 0x301 and MATCH are measured inside the R
     checkRefused(warp, "the producer at offset 0x20 (opcode 0x3a1) issues past the "
                        "stack-pointer load's range");
     inRange[1] = make(0x3a1, 1);
+    CHECK(wbar(rewritten(inRange)[1]) == 0);
+    warp[2] = make(0x98c, 1);
+    checkRefused(warp, "the producer at offset 0x20 (opcode 0x98c) issues past the "
+                       "stack-pointer load's range");
+    inRange[1] = make(0x98c, 1);
     CHECK(wbar(rewritten(inRange)[1]) == 0);
     std::vector<Insn> double42b = past;
     double42b[2] = make(0x42b, 1);
@@ -1120,8 +1125,9 @@ TEST_CASE("mercury finaliser: F2I.F64, 0x301 and MATCH are measured inside the R
 }
 
 TEST_CASE("mercury finaliser: a producer of an unmeasured kind is refused", "[mercury]") {
-    // The shared-memory atomic 0x98c on its own barrier: the same code with
-    // an S2R is rewritten; with 0x98c, culd names it rather than guess.
+    // 0xd12 on its own barrier: the same code with an S2R is rewritten;
+    // with 0xd12, whose kind no measured kernel decided, culd names it
+    // rather than guess.
     std::vector<Insn> code = {
         ldcR1(0),                                   // 0
         make(kS2R, 1),                              // 1
@@ -1129,12 +1135,12 @@ TEST_CASE("mercury finaliser: a producer of an unmeasured kind is refused", "[me
         exitInsn(1 << 0),                           // 3
     };
     CHECK(wbar(rewritten(code)[1]) == 0);
-    code[1] = make(0x98c, 1);
-    checkRefused(code, "the producer at offset 0x10 (opcode 0x98c) is of a kind whose "
+    code[1] = make(0xd12, 1);
+    checkRefused(code, "the producer at offset 0x10 (opcode 0xd12) is of a kind whose "
                        "scoreboard barrier nvlink's re-allocation was not measured for");
     // Unreached code after the last EXIT does not count.
     code[1] = make(kS2R, 1);
-    code.push_back(make(0x98c, 1));
+    code.push_back(make(0xd12, 1));
     CHECK(wbar(rewritten(code)[1]) == 0);
 }
 
@@ -1748,8 +1754,28 @@ TEST_CASE("mercury finaliser: generated special-register kernels", "[mercury]") 
     // sr40_0: a SHFL reads R1 (an uninitialised value ptxas put there): the
     // dependency on the stack-pointer load is real, nvlink leaves the
     // kernel as ptxas wrote it.
-    for (const char *kernel : {"sr21_0.sm_100", "sr64_2.sm_100", "sr41_2.sm_100"})
+    // sr221_1: an S2UR after an instruction that waits on the barrier ptxas
+    // reuses for it (an S2UR's, now 0), with no producer between, takes
+    // the new index too (releasingWait).
+    for (const char *kernel :
+         {"sr21_0.sm_100", "sr64_2.sm_100", "sr41_2.sm_100", "sr221_1.sm_100"})
         checkSampleMatches(kernel);
+    // Hand-made: the S2R at 1 moves from 1 to 0 in the range; past it, 3
+    // releases it and the S2R at 4 reuses ptxas's 1: it follows to 0. A
+    // producer between the wait and the reuse keeps the old index.
+    std::vector<Insn> reuse = {
+        ldcR1(0),                                   // 0
+        make(kS2R, 1),                              // 1: -> 0
+        make(kIadd, kNone, kNone, 1 << 0),          // 2: the range ends
+        make(kIadd, kNone, kNone, 1 << 1),          // 3: releases 1
+        make(kS2R, 1),                              // 4: -> 0
+        make(kIadd, kNone, kNone, 1 << 1),          // 5
+        exitInsn(),                                 // 6
+    };
+    CHECK(wbar(rewritten(reuse)[4]) == 0);
+    reuse.insert(reuse.begin() + 4, make(kLdcu, 2));
+    reuse[6] = make(kIadd, kNone, kNone, 1 << 1 | 1 << 2);
+    CHECK(wbar(rewritten(reuse)[5]) == 1);
     std::vector<Insn> reader = sampleText("sr40_0.sm_100", "ptxas");
     CHECK(reader == sampleText("sr40_0.sm_100", "nvlink"));
     CHECK(rewritten(reader) == reader);

@@ -1,0 +1,5 @@
+#include <cuda_fp16.h>
+#include <cuda_pipeline.h>
+extern "C" __global__ void vl51_0(int *p, float *f, double *d, cudaTextureObject_t t, int n) { __shared__ int s[64]; int i = threadIdx.x + 0; int acc = blockIdx.x; s[i & 63] = i; __syncthreads(); acc += atomicMax(&s[i & 63], acc); if (n & 4) { if (s[(i + 43) & 63] == 2) return; } else { acc += threadIdx.x; } acc += n; p[i + 100] = acc; }
+extern "C" __global__ void vl51_1(int *p, float *f, double *d, cudaTextureObject_t t, int n) { __shared__ int s[64]; int i = threadIdx.x + 0; int acc = s[(i + 13) & 63]; s[i & 63] = i; __syncthreads(); acc += atomicMax(&s[i & 63], acc); if (i < n) p[i] = acc; acc += (atomicMax(&s[i & 63], acc) + atomicMax(&s[i & 63], acc)); acc += atomicMax(&s[i & 63], acc); p[i + 100] = acc; }
+extern "C" __global__ void vl51_2(int *p, float *f, double *d, cudaTextureObject_t t, int n) { __shared__ int s[64]; int i = threadIdx.x + 0; int acc = blockIdx.x; s[i & 63] = i; __syncthreads(); acc += atomicMax(&s[i & 63], acc); acc += s[(i + 25) & 63]; if (i < n) p[i] = acc; p[i + 100] = acc; }

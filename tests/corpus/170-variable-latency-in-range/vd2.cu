@@ -1,0 +1,5 @@
+#include <cuda_fp16.h>
+#include <cuda_pipeline.h>
+extern "C" __global__ void vl2_0(int *p, float *f, double *d, cudaTextureObject_t t, int n) { __shared__ int s[64]; int i = threadIdx.x + 0; int acc = s[(i + 20) & 63]; s[i & 63] = i; __syncthreads(); acc += (int)(float)d[i]; acc ^= n * blockIdx.x; p[i + 100] = acc; }
+extern "C" __global__ void vl2_1(int *p, float *f, double *d, cudaTextureObject_t t, int n) { __shared__ int s[64]; int i = threadIdx.x + 0; int acc = (int)(d[i & 15] * 2.25); s[i & 63] = i; __syncthreads(); acc += n; acc += n; s[i & 63] = (int)(float)d[i]; __syncthreads(); d[i + 5] = (double)acc * 0.5; if (blockIdx.x == 1) return; p[i + 100] = acc; }
+extern "C" __global__ void vl2_2(int *p, float *f, double *d, cudaTextureObject_t t, int n) { __shared__ int s[64]; int i = threadIdx.x + blockIdx.x * blockDim.x; int acc = (int)fma(d[i + 2], (double)acc, 1.5); s[i & 63] = i; __syncthreads(); acc ^= (int)(d[i & 15] * 3.25) * blockIdx.x; d[i + 6] = (double)acc * 0.5; acc += n; if (i < n) p[i] = acc; p[i + 100] = acc; }

@@ -1111,17 +1111,31 @@ TEST_CASE("mercury finaliser: F2I.F64, 0x301, MATCH and 0x98c are measured insid
     // Generated kernels: one in the range, exact; one past it, which culd
     // wrote differently from nvlink once let through (vd4_1).
     checkSampleMatches("vl106_2.sm_120");
-    // A MATCH kernel whose LDCU, forced onto the R1 load's barrier, is
-    // first needed past a branch that waits on the MATCH: nvlink waited
-    // for the LDCU at that branch, culd kept ptxas's waits (vw87_1).
-    CHECK(sampleText("vw87_1.sm_100", "ptxas") != sampleText("vw87_1.sm_100", "nvlink"));
-    checkSampleRefused("vw87_1.sm_100", "the producer at offset 0x80 shares a scoreboard "
-                                        "barrier for want of a free one and is first needed "
-                                        "past the branch at offset 0xf0, which waits on "
-                                        "another");
     CHECK(sampleText("vd4_1.sm_100", "ptxas") != sampleText("vd4_1.sm_100", "nvlink"));
     checkSampleRefused("vd4_1.sm_100", "(opcode 0x311) issues past the stack-pointer load's "
                                        "range");
+}
+
+TEST_CASE("mercury finaliser: a re-derived producer first needed past a branch that waits on "
+          "other barriers only is refused",
+          "[mercury]") {
+    // A MATCH kernel's LDCU forced onto the R1 load's barrier, first needed past a
+    // branch that waits on the MATCH only: nvlink waited for the LDCU at
+    // that branch, culd kept ptxas's waits (vw87_1). So did an LDCU forced
+    // onto another LDCU's barrier in sr165_2 (sm_120).
+    CHECK(sampleText("vw87_1.sm_100", "ptxas") != sampleText("vw87_1.sm_100", "nvlink"));
+    CHECK(sampleText("sr165_2.sm_120", "ptxas") != sampleText("sr165_2.sm_120", "nvlink"));
+    checkSampleRefused("vw87_1.sm_100", "the producer at offset 0x80 shares a scoreboard "
+                                        "barrier for want of a free one and is first needed "
+                                        "past the branch at offset 0xf0, which waits on other "
+                                        "barriers only");
+    checkSampleRefused("sr165_2.sm_120", "first needed past the branch at offset 0x110, which "
+                                         "waits on other barriers only");
+    // Where the branch waits on the producer's own barrier too, nvlink
+    // keeps ptxas's waits as culd does (sr238_1: an LDCU forced onto the
+    // R1 load's barrier, first needed past a branch that waits on it).
+    CHECK(sampleText("sr238_1.sm_100", "ptxas") != sampleText("sr238_1.sm_100", "nvlink"));
+    checkSampleMatches("sr238_1.sm_100");
 }
 
 TEST_CASE("mercury finaliser: a producer of an unmeasured kind is refused", "[mercury]") {

@@ -37,7 +37,8 @@ SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
            "fa184_1.sm_120", "sr21_0.sm_100", "sr64_2.sm_100", "sr41_2.sm_100",
            "sr40_0.sm_100", "sr131_1.sm_100", "sr165_2.sm_100", "sr129_1.sm_100",
            "sr45_0.sm_100", "vt1_1.sm_100", "vt10_0.sm_120", "vt107_1.sm_100", "vt115_0.sm_100",
-           "vl106_2.sm_120", "vd4_1.sm_100", "vw87_1.sm_100", "sr221_1.sm_100"]
+           "vl106_2.sm_120", "vd4_1.sm_100", "vw87_1.sm_100", "sr221_1.sm_100", "sr165_2.sm_120",
+           "sr238_1.sm_100"]
 # Hand-written samples: the corpus source each is compiled from.
 HAND_WRITTEN = {"sortpairs": "153-forced-share-after-read-barrier/sortpairs.cu",
                 "texrow": "161-texture-fetch-long-latency/texrow.cu",

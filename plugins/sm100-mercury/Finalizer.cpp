@@ -142,6 +142,13 @@ bool isProducer(const Insn &insn) {
 }
 
 constexpr unsigned kSlotBits[2] = {kWriteBarrierBit, kReadBarrierBit};
+constexpr uint32_t kAllBarriers = (1u << kNumBarriers) - 1;
+
+// "the producer at offset X (opcode Y)": how a refusal names producer i.
+std::string describeProducer(const std::vector<Insn> &code, size_t i) {
+    return "the producer at offset " + hex(static_cast<uint64_t>(i) * 16) + " (opcode " +
+           hex(opcode12(code[i])) + ")";
+}
 
 // The control-flow graph: up to two direct successors per instruction (-1
 // = none), and for an indirect branch (BRX) every target of the function's
@@ -222,6 +229,16 @@ bool buildSuccessors(const std::vector<Insn> &code, const std::vector<uint64_t> 
 // A producer slot: instruction index * 2 + (0 = write barrier, 1 = read).
 using Slot = uint32_t;
 using Pending = std::array<std::vector<Slot>, kNumBarriers>;
+
+// The barriers some producer may still be pending on as `insn` issues:
+// those pending before it (`atIssue`) less those it waits on.
+uint32_t pendingPast(const Insn &insn, const Pending &atIssue) {
+    uint32_t live = 0;
+    for (uint32_t b = 0; b < kNumBarriers; ++b)
+        if (!(waitMask(insn) >> b & 1) && !atIssue[b].empty())
+            live |= 1u << b;
+    return live;
+}
 
 void insertSorted(std::vector<Slot> &v, Slot s) {
     auto it = std::lower_bound(v.begin(), v.end(), s);
@@ -515,20 +532,15 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
                   const std::vector<bool> &reached, size_t p0, uint32_t b0,
                   const std::vector<bool> &inRange, std::vector<Slot> &forced,
                   std::string &error) {
-    constexpr uint32_t kAll = (1u << kNumBarriers) - 1;
-    constexpr uint32_t kLongLatency = kAll & ~((1u << kLongLatencyFloor) - 1);
+    constexpr uint32_t kLongLatency = kAllBarriers & ~((1u << kLongLatencyFloor) - 1);
     auto oneFree = [](uint32_t taken) {
-        uint32_t free = kAll & ~taken;
+        uint32_t free = kAllBarriers & ~taken;
         return free != 0 && (free & (free - 1)) == 0;
     };
     for (size_t i = 0; i < code.size(); ++i) {
         if (i == p0 || !reached[i] || !inRange[i])
             continue;
-        uint32_t wait = waitMask(code[i]);
-        uint32_t live = 1u << b0;
-        for (uint32_t b = 0; b < kNumBarriers; ++b)
-            if (!(wait >> b & 1) && !in[i][b].empty())
-                live |= 1u << b;
+        uint32_t live = 1u << b0 | pendingPast(code[i], in[i]);
         for (unsigned f = 0; f < 2; ++f) {
             uint32_t b = getBits(code[i], kSlotBits[f], 3);
             bool write = kSlotBits[f] == kWriteBarrierBit;
@@ -544,15 +556,14 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
             // and S2UR there came out different from nvlink's, and no
             // other kind occurs in the measured sets.
             if (b == b0 && write && opcode12(code[i]) != kLdc && opcode12(code[i]) != kLdcu) {
-                error = "the producer at offset " + hex(i * 16) + " (opcode " +
-                        hex(opcode12(code[i])) +
-                        ") shares the stack-pointer load's barrier; nvlink's barrier for it is "
+                error = describeProducer(code, i) +
+                        " shares the stack-pointer load's barrier; nvlink's barrier for it is "
                         "measured only for constant loads";
                 return false;
             }
             bool shares = b < kNumBarriers && (live >> b & 1);
             bool outOfBarriers =
-                taken == kAll ||
+                taken == kAllBarriers ||
                 (write && isLongLatencyLoad(code[i]) && (taken & kLongLatency) == kLongLatency);
             // An LDC sharing an LDCU's barrier with one free is split off
             // as a forced share is (a generated kernel, sm_100 and sm_120:
@@ -568,9 +579,8 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
             if (b == b0 || (shares && outOfBarriers) || ldcOnLdcu) {
                 forced.push_back(static_cast<Slot>(i * 2 + f));
             } else if (shares && write && !keepsChosenShare(code[i]) && oneFree(taken)) {
-                error = "the producer at offset " + hex(i * 16) + " (opcode " +
-                        hex(opcode12(code[i])) +
-                        ") shares a live scoreboard barrier with one free; nvlink's barrier for "
+                error = describeProducer(code, i) +
+                        " shares a live scoreboard barrier with one free; nvlink's barrier for "
                         "it there is measured only for loads";
                 return false;
             }
@@ -595,26 +605,22 @@ bool checkPastRangeForcedShares(const std::vector<Insn> &code, const std::vector
                                 const std::vector<bool> &reached,
                                 const std::vector<bool> &inRange, uint32_t forTextures,
                                 std::string &error) {
-    constexpr uint32_t kAll = (1u << kNumBarriers) - 1;
     for (size_t i = 0; i < code.size(); ++i) {
         const Insn &insn = code[i];
         uint32_t b = writeBarrier(insn);
-        uint32_t wait = waitMask(insn);
-        if (!reached[i] || inRange[i] || b >= kNumBarriers || (wait >> b & 1) ||
-            in[i][b].empty() || keepsChosenShare(insn) || isTextureFetch(insn))
+        uint32_t live = pendingPast(insn, in[i]);
+        if (!reached[i] || inRange[i] || b >= kNumBarriers || !(live >> b & 1) ||
+            keepsChosenShare(insn) || isTextureFetch(insn))
             continue;
         bool onReadsOnly = std::all_of(in[i][b].begin(), in[i][b].end(),
                                        [](Slot h) { return h % 2 == 1; });
-        uint32_t taken = forTextures;
-        for (uint32_t k = 0; k < kNumBarriers; ++k)
-            if (!(wait >> k & 1) && !in[i][k].empty())
-                taken |= 1u << k;
+        uint32_t taken = live | forTextures;
         if (readBarrier(insn) < kNumBarriers)
             taken |= 1u << readBarrier(insn);
-        if (!onReadsOnly || taken != kAll)
+        if (!onReadsOnly || taken != kAllBarriers)
             continue;
-        error = "the producer at offset " + hex(i * 16) + " (opcode " + hex(opcode12(insn)) +
-                ") shares a scoreboard barrier with read barriers for want of a free one; "
+        error = describeProducer(code, i) +
+                " shares a scoreboard barrier with read barriers for want of a free one; "
                 "nvlink's barrier for it there is not understood";
         return false;
     }
@@ -629,14 +635,16 @@ constexpr size_t kPastBranch = kNever - 1;
 // Where each of `producers` is first needed: the first instruction after
 // it, on the straight line, that reads or writes one of its destination
 // registers -- kNever when an unconditional EXIT comes first, kPastBranch
-// when other control flow does, and a conditional `@P EXIT` that comes
+// when other control flow does (that instruction recorded in
+// `pastBranch`), and a conditional `@P EXIT` that comes
 // first (recorded in `pastExit`): nvlink then has the producer waited on
 // by that EXIT, or joins it to an earlier group (see exitJoin). An
 // instruction whose operands are not modelled before that point fails. One
 // backward sweep, each instruction decoded once.
 bool firstUses(const std::vector<Insn> &code,
                const std::map<size_t, std::vector<RegisterId>> &producers,
-               std::map<size_t, size_t> &use, std::set<size_t> &pastExit, std::string &error) {
+               std::map<size_t, size_t> &use, std::set<size_t> &pastExit,
+               std::map<size_t, size_t> &pastBranch, std::string &error) {
     if (producers.empty())
         return true;
     std::vector<size_t> nextUse(2 * kUniformBase, kNever);
@@ -659,6 +667,8 @@ bool firstUses(const std::vector<Insn> &code,
                 return false;
             } else {
                 use[k] = !stopped ? first : stopOp == kExit ? kNever : kPastBranch;
+                if (use[k] == kPastBranch)
+                    pastBranch[k] = stop;
             }
         }
         uint32_t op = opcode9(code[k]);
@@ -689,8 +699,9 @@ struct Rederived {
     // Producers on the R1 load's barrier first needed past ptxas's wait
     // there, behind a producer of the same release needed at the wait.
     std::vector<Slot> lateBehindMate;
-    // Producers first touched past a branch, which keep ptxas's waits.
-    std::vector<Slot> pastBranch;
+    // Producers first touched past a branch, which keep ptxas's waits,
+    // and that branch.
+    std::map<Slot, size_t> pastBranch;
     // Producers on the R1 load's barrier first needed past a conditional
     // EXIT: the instruction of the second wait after each, and whether
     // ptxas waits for it at the EXIT (exitJoin).
@@ -766,7 +777,8 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
     }
     std::map<size_t, size_t> use;
     std::set<size_t> pastExit;
-    if (!firstUses(code, producers, use, pastExit, error))
+    std::map<size_t, size_t> pastBranch;
+    if (!firstUses(code, producers, use, pastExit, pastBranch, error))
         return false;
     for (const Release &r : releases) {
         size_t first = kNever; // of the producers re-derived here
@@ -777,7 +789,7 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
         for (Slot s : *r.slots) {
             size_t touch = use.at(s / 2);
             if (touch == kPastBranch) {
-                out.pastBranch.push_back(s);
+                out.pastBranch.emplace(s, pastBranch.at(s / 2));
                 continue; // keeps ptxas's waits
             }
             if (pastExit.count(s / 2)) {
@@ -1035,7 +1047,8 @@ GroupRoles groupRoles(UnionFind &groups, const Rederived &rd) {
     GroupRoles roles;
     roles.forced = rootsOf(rd.forced);
     roles.lateBehindMate = rootsOf(rd.lateBehindMate);
-    roles.pastBranch = rootsOf(rd.pastBranch);
+    for (const auto &[s, branch] : rd.pastBranch)
+        roles.pastBranch.insert(groups.find(s));
     roles.neededAtR1Wait = rootsOf(rd.neededAtR1Wait);
     for (const auto &entry : rd.consumer)
         roles.rederived.insert(groups.find(entry.first));
@@ -2150,30 +2163,38 @@ bool measuredInRangeOnly(uint32_t op12) {
     return op12 == kF2iF64 || op12 == kWarpOp301 || op12 == kMatch || op12 == kSharedAtomic98c;
 }
 
-bool checkInRangeOnlyProducers(const std::vector<Insn> &code, const std::vector<bool> &reached,
-                               const std::vector<bool> &inRange, std::string &error) {
-    for (size_t i = 0; i < code.size(); ++i) {
-        if (!reached[i] || inRange[i] || !isProducer(code[i]) ||
-            !measuredInRangeOnly(opcode12(code[i])))
-            continue;
-        error = "the producer at offset " + hex(static_cast<uint64_t>(i) * 16) + " (opcode " +
-                hex(opcode12(code[i])) +
-                ") issues past the stack-pointer load's range, where nvlink's re-allocation "
-                "was not measured for its kind";
-        return false;
-    }
-    return true;
+// The first reached producer other than the R1 load (p0) for which
+// `unmeasured(i)` holds; kNoProducer when none.
+constexpr size_t kNoProducer = ~size_t(0);
+template <typename Unmeasured>
+size_t firstProducer(const std::vector<Insn> &code, const std::vector<bool> &reached, size_t p0,
+                     Unmeasured unmeasured) {
+    for (size_t i = 0; i < code.size(); ++i)
+        if (i != p0 && reached[i] && isProducer(code[i]) && unmeasured(i))
+            return i;
+    return kNoProducer;
 }
 
+// A producer of a kind not measured (measuredProducer), or of one measured
+// inside the R1 load's range only (measuredInRangeOnly) past it, is
+// refused, named.
 bool checkProducersMeasured(const std::vector<Insn> &code, const std::vector<bool> &reached,
-                            size_t p0, std::string &error) {
-    for (size_t i = 0; i < code.size(); ++i) {
-        if (i == p0 || !reached[i] || !isProducer(code[i]) || measuredProducer(opcode12(code[i])))
-            continue;
-        error = "the producer at offset " + hex(static_cast<uint64_t>(i) * 16) + " (opcode " +
-                hex(opcode12(code[i])) +
-                ") is of a kind whose scoreboard barrier nvlink's re-allocation was not "
+                            const std::vector<bool> &inRange, size_t p0, std::string &error) {
+    size_t i = firstProducer(code, reached, p0,
+                             [&](size_t k) { return !measuredProducer(opcode12(code[k])); });
+    if (i != kNoProducer) {
+        error = describeProducer(code, i) +
+                " is of a kind whose scoreboard barrier nvlink's re-allocation was not "
                 "measured for";
+        return false;
+    }
+    i = firstProducer(code, reached, p0, [&](size_t k) {
+        return !inRange[k] && measuredInRangeOnly(opcode12(code[k]));
+    });
+    if (i != kNoProducer) {
+        error = describeProducer(code, i) +
+                " issues past the stack-pointer load's range, where nvlink's re-allocation "
+                "was not measured for its kind";
         return false;
     }
     return true;
@@ -2338,13 +2359,7 @@ bool checkWriteJoinsReadsOnSomePaths(const std::vector<Insn> &code, const Succes
 // is not measured, so such a kernel is refused.
 bool checkPastBranchWaitElsewhere(const std::vector<Insn> &code, const Rederived &rd,
                                   std::string &error) {
-    for (Slot s : rd.pastBranch) {
-        size_t branch = s / 2 + 1;
-        while (branch < code.size() &&
-               (isConditionalExit(code[branch]) || !leavesStraightLine(opcode9(code[branch]))))
-            ++branch;
-        if (branch == code.size())
-            continue;
+    for (const auto &[s, branch] : rd.pastBranch) {
         const uint32_t wait = waitMask(code[branch]);
         if (wait != 0 && !(wait >> writeBarrier(code[s / 2]) & 1)) {
             error = "the producer at offset " + hex(s / 2 * 16) +
@@ -2383,12 +2398,10 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         error = "too many scoreboard producers pending at once to analyse";
         return false;
     }
-    if (!checkProducersMeasured(code, reached, p0, error))
-        return false;
     const size_t end = shiftRangeEnd(code, p0, b0);
     const std::vector<bool> inRange = stackPointerRange(code, succ, p0, b0);
     const std::vector<uint32_t> branchesBefore = countBranches(code);
-    if (!checkInRangeOnlyProducers(code, reached, inRange, error) ||
+    if (!checkProducersMeasured(code, reached, inRange, p0, error) ||
         !checkOneStackPointerWait(code, in, inRange, b0, end, error) ||
         !checkPredicatedAcrossBranch(code, in, reached, error))
         return false;

@@ -39,6 +39,15 @@ SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
            "sr45_0.sm_100", "vt1_1.sm_100", "vt10_0.sm_120", "vt107_1.sm_100", "vt115_0.sm_100",
            "vl106_2.sm_120", "vd4_1.sm_100", "vw87_1.sm_100", "sr221_1.sm_100", "sr165_2.sm_120",
            "sr238_1.sm_100"]
+# Generated samples by name prefix: the generator and the arguments after
+# its seed (a family of gen-variable-latency.py, whose kernels are all
+# named vlSEED_K).
+GENERATED = {"dv": ("gen-warp-shuffle.py", []), "mp": ("gen-many-params.py", []),
+             "fa": ("gen-fence-atomics.py", []), "sr": ("gen-special-registers.py", []),
+             "vl": ("gen-variable-latency.py", []),
+             "vt": ("gen-variable-latency.py", ["texture"]),
+             "vd": ("gen-variable-latency.py", ["double"]),
+             "vw": ("gen-variable-latency.py", ["warp"])}
 # Hand-written samples: the corpus source each is compiled from.
 HAND_WRITTEN = {"sortpairs": "153-forced-share-after-read-barrier/sortpairs.cu",
                 "texrow": "161-texture-fetch-long-latency/texrow.cu",
@@ -63,15 +72,10 @@ def compile_sample(kernel, arch, work):
         subprocess.run(["nvcc", "-w", "-arch=" + arch, "-rdc=true", "-cubin", "-o", obj, own],
                        check=True)
         return obj
-    generated = kernel[:2] in ("dv", "mp", "fa", "sr", "vl", "vt", "vd", "vw")
+    generated = kernel[:2] in GENERATED
     seed = kernel[2:].split("_")[0] if generated else kernel[1:]
     src = os.path.join(work, ("%s%s.cu" % (kernel[:2], seed)) if generated else "v%s.ptx" % seed)
-    generator = {"dv": "gen-warp-shuffle.py", "mp": "gen-many-params.py",
-                 "fa": "gen-fence-atomics.py", "sr": "gen-special-registers.py",
-                 "vl": "gen-variable-latency.py", "vt": "gen-variable-latency.py",
-                 "vd": "gen-variable-latency.py", "vw": "gen-variable-latency.py"}.get(
-        kernel[:2], "gen-exit-variants.py")
-    family = {"vt": ["texture"], "vd": ["double"], "vw": ["warp"]}.get(kernel[:2], [])
+    generator, family = GENERATED.get(kernel[:2], ("gen-exit-variants.py", []))
     with open(src, "w") as f:
         subprocess.run([sys.executable, os.path.join(HERE, generator), seed] +
                        ([] if generated else [arch]) + family, stdout=f, check=True)
@@ -92,7 +96,7 @@ def regenerate(m, sample, work):
     ptxas = m.Elf(open(obj, "rb").read())
     nvlink = m.Elf(open(linked, "rb").read())
     texts = ptxas.texts()
-    if kernel[:2] in ("vt", "vd", "vw"):  # the families' kernels are vl*
+    if GENERATED.get(kernel[:2], ("", []))[1]:  # a family's kernels are vl*
         kernel = "vl" + kernel[2:]
     if kernel not in texts:  # a hand-written file's one kernel
         (kernel,) = texts

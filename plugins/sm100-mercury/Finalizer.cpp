@@ -31,7 +31,8 @@
 //      (a global load: 5 stays, others the lowest free from 2 up,
 //      pickPastRangeLoad; a producer reusing the barrier it waits on
 //      follows that group's new index down, reusedBelow; a group met only
-//      at waits releasing both does not hold a barrier, takenBeside). A
+//      at waits releasing both does not hold a barrier, takenBeside, but
+//      taking its barrier where they meet at a join is refused). A
 //      kernel whose code reads R1 as data keeps its wait on the load: left
 //      alone;
 //   4. every consumer waits on the colours of its producers' groups.
@@ -342,6 +343,21 @@ size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
     return code.empty() ? 0 : code.size() - 1;
 }
 
+// The instructions that more than one edge of the CFG enters: the joins of
+// paths.
+std::vector<bool> joinPoints(const Successors &succ, size_t n) {
+    std::vector<uint8_t> entered(n, 0);
+    for (size_t i = 0; i < n; ++i)
+        succ.forEach(i, [&](size_t t) {
+            if (t < n && entered[t] < 2)
+                ++entered[t];
+        });
+    std::vector<bool> join(n);
+    for (size_t i = 0; i < n; ++i)
+        join[i] = entered[i] > 1;
+    return join;
+}
+
 // The instructions reached from `work` along the CFG, entering none that
 // `blocked` marks and going on past one only where `goesOn` allows.
 template <class GoesOn>
@@ -513,6 +529,41 @@ bool keepsChosenShare(const Insn &insn) {
     }
 }
 
+// Whether the producer at i, on barrier b, is first needed past the wait
+// that releases b after it: no instruction up to that wait touches its
+// destination registers (one whose operands are not modelled may, where a
+// source field could hold them). A conditional EXIT before its first use
+// answers no (sr591_2: an S2R read past such an EXIT stayed in its
+// share), as does a branch or EXIT between it and the wait.
+bool neededPastRelease(const std::vector<Insn> &code, size_t i, uint32_t b) {
+    size_t wait = i + 1;
+    for (; wait < code.size() && !(waitMask(code[wait]) >> b & 1); ++wait)
+        if (leavesStraightLine(opcode9(code[wait])))
+            return false;
+    std::optional<Operands> ops = decodeOperands(code[i]);
+    if (wait == code.size() || !ops || ops->writes.empty())
+        return false;
+    auto touches = [&](size_t k, bool unknownTouches) {
+        std::optional<Operands> o = decodeOperands(code[k]);
+        return std::any_of(ops->writes.begin(), ops->writes.end(), [&](RegisterId r) {
+            if (!o)
+                return unknownTouches && (r >= kUniformBase || sourceFieldsHold(code[k], r));
+            return std::count(o->reads.begin(), o->reads.end(), r) > 0 ||
+                   std::count(o->writes.begin(), o->writes.end(), r) > 0;
+        });
+    };
+    for (size_t k = i + 1; k <= wait; ++k)
+        if (touches(k, true))
+            return false;
+    for (size_t k = wait + 1; k < code.size(); ++k) {
+        if (isConditionalExit(code[k]))
+            return false;
+        if (leavesStraightLine(opcode9(code[k])) || !decodeOperands(code[k]) || touches(k, false))
+            break;
+    }
+    return true;
+}
+
 // A producer in the shift range that ptxas put on a barrier still pending
 // -- the R1 load's own, or another group's while all six were live -- was
 // grouped for want of a free barrier, not because its consumers are the
@@ -576,7 +627,28 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
                              std::any_of(in[i][b].begin(), in[i][b].end(), [&](Slot s) {
                                  return opcode12(code[s / 2]) == kLdcu;
                              });
-            if (b == b0 || (shares && outOfBarriers) || ldcOnLdcu) {
+            // A load sharing by choice with one free, beside a producer of
+            // the group first needed past the group's wait (or first needed
+            // there itself past a mate's), while the R1 load's barrier holds
+            // nothing else: nvlink, with that barrier free too, finds two
+            // free and re-derives the share as it does a forced one
+            // (generated special-register kernels sr378_0, sr475_2,
+            // sr510_0, sm_100 and sm_120: an LDCU joining an LDCU or an
+            // S2R with 5 free got a barrier of its own and a wait at its
+            // first read; vt1029_0: an S2UR beside an LDCU read past a
+            // branch, refused). With another producer on the R1 load's
+            // barrier, to be re-derived, nvlink too had one free and kept
+            // the share (vl1168_0, sm_100: an S2R and an LDCU joining an
+            // LDC read later).
+            bool r1Alone = std::all_of(in[i][b0].begin(), in[i][b0].end(),
+                                       [&](Slot s) { return s / 2 == p0; });
+            bool splitShare =
+                shares && write && oneFree(taken) && r1Alone && keepsChosenShare(code[i]) &&
+                (neededPastRelease(code, i, b) ||
+                 std::any_of(in[i][b].begin(), in[i][b].end(), [&](Slot h) {
+                     return h % 2 == 0 && neededPastRelease(code, h / 2, b);
+                 }));
+            if (b == b0 || (shares && outOfBarriers) || ldcOnLdcu || splitShare) {
                 forced.push_back(static_cast<Slot>(i * 2 + f));
             } else if (shares && write && !keepsChosenShare(code[i]) && oneFree(taken)) {
                 error = describeProducer(code, i) +
@@ -1636,23 +1708,50 @@ bool waitReleases(const std::vector<Insn> &code, const std::vector<Pending> &in,
 // ptxas's index, held by a store's read barrier pending on the path around
 // the F2I's loop; the LDC after the join waits for both). Met where the
 // wait releases only one, they stay apart (checkJoinOnlyConflicts).
-uint32_t takenBeside(const std::vector<Insn> &code, const std::vector<Pending> &in,
-                     Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
-                     Slot g, bool inRange) {
+// `joinOnly`: the barriers of groups let through that way at a join of
+// paths (`join`), where nvlink did not always share (see
+// checkNotJoinOnlyHolder).
+struct Beside {
     uint32_t taken = 0;
+    uint32_t joinOnly = 0;
+};
+Beside takenBeside(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                   Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+                   const std::vector<bool> &join, Slot g, bool inRange) {
+    Beside r;
     size_t lastAt = kNever;
     bool gReleased = false; // by the wait at lastAt
     forEachColouredBeside(deps, colour, g, [&](size_t at, Slot h, uint32_t c) {
-        if (taken >> c & 1)
+        if (r.taken >> c & 1)
             return;
         if (at != lastAt) {
             lastAt = at;
             gReleased = !inRange && waitReleases(code, in, deps, at, g);
         }
         if (!gReleased || !waitReleases(code, in, deps, at, h))
-            taken |= 1u << c;
+            r.taken |= 1u << c;
+        else if (join[at])
+            r.joinOnly |= 1u << c;
     });
-    return taken;
+    r.joinOnly &= ~r.taken;
+    return r;
+}
+
+// A group that takes the barrier of a group it meets only at the wait
+// after a join of paths, which releases both (takenBeside): nvlink shared
+// the barrier so in 5 links of 6,200 (sr129_1, sr451_1, sr694_0) and kept
+// the groups apart in 25 (generated special-register kernels, sr341_2 the
+// first: a store's read barrier in one arm of an if, ptxas's 0, went to 1
+// beside a store's read barrier on 0 pending through the other arm, culd
+// wrote 0 without a word). Which it does is not understood: refused.
+bool checkNotJoinOnlyHolder(size_t i, uint32_t pick, uint32_t joinOnly, std::string &error) {
+    if (pick >= kNumBarriers || !(joinOnly >> pick & 1))
+        return true;
+    error = "the producer at offset " + hex(i * 16) + " would take barrier " +
+            std::to_string(pick) +
+            ", held by a group it meets only where a join of paths waits for both; nvlink's "
+            "barrier for it there is not understood";
+    return false;
 }
 
 // Whether group h, which holds g's old barrier, is pending where a later
@@ -1983,16 +2082,23 @@ uint32_t reusedBelow(const std::vector<Insn> &code, const std::vector<Pending> &
 // every one kept there), any other takes the lowest free from 2 up -- a
 // load on 3 whose group below moved down in the range follows it to 2
 // (generated fence and special-register kernels, 12 loads), one on a
-// taken 2 goes to 3, not to the lowest free (8 loads). A barrier ptxas
-// has pending there for a group not coloured yet (reached around a loop)
-// counts as taken at its old index: CUB's select kernels keep loads on 3
-// and 4 with 2 free that way (3 loads). Measured over the 11,696 kernels
-// of the study, held-out, fence and special-register sets.
+// taken 2 goes to 3, not to the lowest free (8 loads). A 5 that was
+// ptxas's lowest free from 2 up (2-4 all pending there in ptxas's code)
+// is no choice to keep: the load takes the lowest free from 2 up too (a
+// generated special-register kernel, sr433_1 on sm_120: an LDG on 5
+// beside loads on 2-4 went to 4; no other link of 6,200 changed). A
+// barrier ptxas has pending there for a group not coloured yet (reached
+// around a loop) counts as taken at its old index: CUB's select kernels
+// keep loads on 3 and 4 with 2 free that way (3 loads). Measured over the
+// 11,696 kernels of the study, held-out, fence and special-register sets.
 bool pickPastRangeLoad(const std::vector<Insn> &code, const std::vector<Pending> &in,
                        UnionFind &groups, const std::unordered_map<Slot, uint32_t> &colour,
                        size_t p0, size_t i, Slot g, uint32_t old, uint32_t taken, uint32_t &pick,
                        std::string &error) {
-    if (old == kLongLatencyTop && !(taken >> old & 1)) {
+    constexpr uint32_t kBelowTop = kAllBarriers & ~(1u << kLongLatencyTop) &
+                                   ~((1u << kLongLatencyFloor) - 1);
+    const bool ptxasLowestFree = (pendingPast(code[i], in[i]) & kBelowTop) == kBelowTop;
+    if (old == kLongLatencyTop && !(taken >> old & 1) && !ptxasLowestFree) {
         pick = old;
         return true;
     }
@@ -2036,7 +2142,12 @@ bool pickRangeLoad(const std::vector<Insn> &code, Dependencies &deps,
                            ? becomes(code, deps.groups, colour, p0, i, old)
                            : old;
     pick = longLatencyPick(old, taken, pendingFar, fiveNow);
-    if (Slot h; belowRederivedLdcu(code, deps, colour, roles, g, pick, h)) {
+    // A load pending far that keeps 5 is no pick among free ones: nvlink
+    // kept it there above a re-derived LDCU's barrier (generated
+    // special-register kernels sr378_0, sr475_2, sr510_0, sm_100 and
+    // sm_120: an LDCU split off its share, see forcedShares).
+    const bool keepsTop = pendingFar && old == kLongLatencyTop && pick == fiveNow;
+    if (Slot h; !keepsTop && belowRederivedLdcu(code, deps, colour, roles, g, pick, h)) {
         error = "the global load at offset " + hex(i * 16) +
                 " would take a barrier above the one of the re-derived constant load "
                 "at offset " +
@@ -2374,6 +2485,32 @@ bool checkPastBranchWaitElsewhere(const std::vector<Insn> &code, const Rederived
     return true;
 }
 
+// Past the R1 load's range, an instruction with both barriers whose read
+// barrier, starting a group of its own, moves off ptxas's index while its
+// write barrier's group holds that index: nvlink kept both indices in
+// every such link measured (9 of 6,200: generated special-register and
+// warp-shuffle kernels, sr634_2, sr751_1, sr777_1, sr589_2, sr53_2,
+// dv1039_1; a SHFL, F2I or 0x989 whose W1 R0 culd wrote as W0 R1, exit
+// 0). culd's write group there reaches the instruction from another path
+// (ptxas's groups united across a join), where nvlink's does not; refused.
+bool checkReadBarrierNotTaken(const std::vector<Insn> &code, UnionFind &groups,
+                              const std::unordered_map<Slot, uint32_t> &colour, size_t i,
+                              std::string &error) {
+    const uint32_t oldRead = readBarrier(code[i]);
+    const Slot read = static_cast<Slot>(i * 2 + 1);
+    if (oldRead >= kNumBarriers || writeBarrier(code[i]) >= kNumBarriers ||
+        groups.find(read) != read)
+        return true;
+    auto r = colour.find(read);
+    auto w = colour.find(groups.find(static_cast<Slot>(i * 2)));
+    if (r == colour.end() || r->second == oldRead || w == colour.end() || w->second != oldRead)
+        return true;
+    error = describeProducer(code, i) + " would have its read barrier moved off " +
+            std::to_string(oldRead) + " and its write barrier put there; nvlink's barriers for "
+                                      "it there are not understood";
+    return false;
+}
+
 bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 const std::vector<uint64_t> &jumpTargets, std::string &error) {
     const size_t n = code.size();
@@ -2401,6 +2538,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     const size_t end = shiftRangeEnd(code, p0, b0);
     const std::vector<bool> inRange = stackPointerRange(code, succ, p0, b0);
     const std::vector<uint32_t> branchesBefore = countBranches(code);
+    const std::vector<bool> join = joinPoints(succ, n);
     if (!checkProducersMeasured(code, reached, inRange, p0, error) ||
         !checkOneStackPointerWait(code, in, inRange, b0, end, error) ||
         !checkPredicatedAcrossBranch(code, in, reached, error))
@@ -2448,8 +2586,8 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             if (g != s)
                 continue; // not the group's first slot
             const bool texture = f == 0 && isTextureFetch(code[i]);
-            uint32_t taken = takenBeside(code, in, deps, colour, g, inRange[i]) |
-                             (texture ? 0 : forTextures);
+            const Beside beside = takenBeside(code, in, deps, colour, join, g, inRange[i]);
+            uint32_t taken = beside.taken | (texture ? 0 : forTextures);
             // Inside the R1 load's range the lowest free index (a global
             // load's write barrier: longLatencyPick), after it the old
             // index; when that is taken, the lowest free one.
@@ -2532,12 +2670,16 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             }
             if (!inRange[i] && !checkStoreOnSpannedBarrier(code, deps, colour, i, f, g, pick, error))
                 return false;
+            if (!checkNotJoinOnlyHolder(i, pick, beside.joinOnly & ~taken, error))
+                return false;
             colour[g] = pick;
             if (joins) {
                 sharing = true;
                 releaseTogether(deps, colour, pick, i + 1);
             }
         }
+        if (!inRange[i] && !checkReadBarrierNotTaken(code, groups, colour, i, error))
+            return false;
     }
 
     if (!checkLoopCarriedMerges(code, deps, colour, inRange, error) ||

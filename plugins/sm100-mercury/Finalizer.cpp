@@ -2487,12 +2487,13 @@ bool checkPastBranchWaitElsewhere(const std::vector<Insn> &code, const Rederived
 
 // Past the R1 load's range, an instruction with both barriers whose read
 // barrier, starting a group of its own, moves off ptxas's index while its
-// write barrier's group holds that index: nvlink kept both indices in
-// every such link measured (9 of 6,200: generated special-register and
-// warp-shuffle kernels, sr634_2, sr751_1, sr777_1, sr589_2, sr53_2,
-// dv1039_1; a SHFL, F2I or 0x989 whose W1 R0 culd wrote as W0 R1, exit
-// 0). culd's write group there reaches the instruction from another path
-// (ptxas's groups united across a join), where nvlink's does not; refused.
+// write barrier's group holds that index: nvlink kept both indices in 9
+// such links of 6,200 (generated special-register and warp-shuffle
+// kernels, sr634_2, sr751_1, sr777_1, sr589_2, sr53_2, dv1039_1; a SHFL,
+// F2I or 0x989 whose W1 R0 culd wrote as W0 R1, exit 0) and in 4 of 600
+// generated later, and swapped them as culd does in 2 (sr1639_0). culd's
+// write group there reaches the instruction from another path (ptxas's
+// groups united across a join), where nvlink's mostly does not; refused.
 bool checkReadBarrierNotTaken(const std::vector<Insn> &code, UnionFind &groups,
                               const std::unordered_map<Slot, uint32_t> &colour, size_t i,
                               std::string &error) {

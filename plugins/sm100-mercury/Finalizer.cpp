@@ -438,6 +438,8 @@ bool isTextureFetch(const Insn &insn) {
 constexpr uint32_t kLongLatencyFloor = 2;
 // The top barrier, 5: every global load measured pending far stood on it.
 constexpr uint32_t kLongLatencyTop = kNumBarriers - 1;
+// Barriers 2-5, where a global load's write barrier goes.
+constexpr uint32_t kLongLatencyBarriers = kAllBarriers & ~((1u << kLongLatencyFloor) - 1);
 
 // The lowest barrier from `from` up that `taken` (a mask) leaves free;
 // kNumBarriers when there is none.
@@ -529,6 +531,15 @@ bool keepsChosenShare(const Insn &insn) {
     }
 }
 
+// The first instruction after i that waits on barrier b; code.size()
+// when none does.
+size_t nextWaitOn(const std::vector<Insn> &code, size_t i, uint32_t b) {
+    size_t wait = i + 1;
+    while (wait < code.size() && !(waitMask(code[wait]) >> b & 1))
+        ++wait;
+    return wait;
+}
+
 // Whether the producer at i, on barrier b, is first needed past the wait
 // that releases b after it: no instruction up to that wait touches its
 // destination registers (one whose operands are not modelled may, where a
@@ -536,29 +547,28 @@ bool keepsChosenShare(const Insn &insn) {
 // answers no (sr591_2: an S2R read past such an EXIT stayed in its
 // share), as does a branch or EXIT between it and the wait.
 bool neededPastRelease(const std::vector<Insn> &code, size_t i, uint32_t b) {
-    size_t wait = i + 1;
-    for (; wait < code.size() && !(waitMask(code[wait]) >> b & 1); ++wait)
-        if (leavesStraightLine(opcode9(code[wait])))
-            return false;
+    const size_t wait = nextWaitOn(code, i, b);
     std::optional<Operands> ops = decodeOperands(code[i]);
     if (wait == code.size() || !ops || ops->writes.empty())
         return false;
-    auto touches = [&](size_t k, bool unknownTouches) {
-        std::optional<Operands> o = decodeOperands(code[k]);
+    // Whether instruction k (operands `o`, or not modelled) reads or writes
+    // one of the producer's registers.
+    auto touches = [&](size_t k, const std::optional<Operands> &o) {
         return std::any_of(ops->writes.begin(), ops->writes.end(), [&](RegisterId r) {
             if (!o)
-                return unknownTouches && (r >= kUniformBase || sourceFieldsHold(code[k], r));
+                return r >= kUniformBase || sourceFieldsHold(code[k], r);
             return std::count(o->reads.begin(), o->reads.end(), r) > 0 ||
                    std::count(o->writes.begin(), o->writes.end(), r) > 0;
         });
     };
     for (size_t k = i + 1; k <= wait; ++k)
-        if (touches(k, true))
+        if ((k < wait && leavesStraightLine(opcode9(code[k]))) || touches(k, decodeOperands(code[k])))
             return false;
     for (size_t k = wait + 1; k < code.size(); ++k) {
         if (isConditionalExit(code[k]))
             return false;
-        if (leavesStraightLine(opcode9(code[k])) || !decodeOperands(code[k]) || touches(k, false))
+        std::optional<Operands> o = decodeOperands(code[k]);
+        if (leavesStraightLine(opcode9(code[k])) || !o || touches(k, o))
             break;
     }
     return true;
@@ -583,7 +593,6 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
                   const std::vector<bool> &reached, size_t p0, uint32_t b0,
                   const std::vector<bool> &inRange, std::vector<Slot> &forced,
                   std::string &error) {
-    constexpr uint32_t kLongLatency = kAllBarriers & ~((1u << kLongLatencyFloor) - 1);
     auto oneFree = [](uint32_t taken) {
         uint32_t free = kAllBarriers & ~taken;
         return free != 0 && (free & (free - 1)) == 0;
@@ -615,7 +624,8 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
             bool shares = b < kNumBarriers && (live >> b & 1);
             bool outOfBarriers =
                 taken == kAllBarriers ||
-                (write && isLongLatencyLoad(code[i]) && (taken & kLongLatency) == kLongLatency);
+                (write && isLongLatencyLoad(code[i]) &&
+                 (taken & kLongLatencyBarriers) == kLongLatencyBarriers);
             // An LDC sharing an LDCU's barrier with one free is split off
             // as a forced share is (a generated kernel, sm_100 and sm_120:
             // an LDC on an LDCU's 4 with 5 free; nvlink waited for the LDCU
@@ -830,9 +840,7 @@ bool rederive(const std::vector<Insn> &code, const std::vector<Pending> &in, uin
             return false;
         }
         uint32_t b = writeBarrier(code[at]);
-        size_t wait = at + 1;
-        while (wait < code.size() && !(waitMask(code[wait]) >> b & 1))
-            ++wait;
+        size_t wait = nextWaitOn(code, at, b);
         if (wait == code.size()) {
             error = "no wait on its barrier";
             return false;
@@ -1733,7 +1741,6 @@ Beside takenBeside(const std::vector<Insn> &code, const std::vector<Pending> &in
         else if (join[at])
             r.joinOnly |= 1u << c;
     });
-    r.joinOnly &= ~r.taken;
     return r;
 }
 
@@ -2095,8 +2102,7 @@ bool pickPastRangeLoad(const std::vector<Insn> &code, const std::vector<Pending>
                        UnionFind &groups, const std::unordered_map<Slot, uint32_t> &colour,
                        size_t p0, size_t i, Slot g, uint32_t old, uint32_t taken, uint32_t &pick,
                        std::string &error) {
-    constexpr uint32_t kBelowTop = kAllBarriers & ~(1u << kLongLatencyTop) &
-                                   ~((1u << kLongLatencyFloor) - 1);
+    constexpr uint32_t kBelowTop = kLongLatencyBarriers & ~(1u << kLongLatencyTop);
     const bool ptxasLowestFree = (pendingPast(code[i], in[i]) & kBelowTop) == kBelowTop;
     if (old == kLongLatencyTop && !(taken >> old & 1) && !ptxasLowestFree) {
         pick = old;

@@ -29,6 +29,7 @@ Insn make(uint32_t op, uint32_t wbar = kNone, uint32_t rbar = kNone, uint32_t wa
     return i;
 }
 constexpr uint32_t kS2R = 0x919, kLdg = 0x981, kIadd = 0xc10; // kLdcu, kStg: Finalizer.h
+constexpr uint32_t kTld = 0xf66, kF2i = 0x305, kAtomg = 0x9a8;
 
 Insn ldcR1(uint32_t wbar) {
     Insn i = make(0xb82, wbar);
@@ -970,7 +971,6 @@ TEST_CASE("mercury finaliser: texture fetches keep barrier 5, and no other produ
         checkSampleMatches(kernel);
     // A fetch (TLD, tex1Dfetch) inside the range stays on 5 with 1-4 free,
     // where a global load would take 2; the S2R and the LDCU shift down.
-    constexpr uint32_t kTld = 0xf66;
     std::vector<Insn> code = {
         ldcR1(0),                                       // 0
         make(kS2R, 1),                                  // 1: -> 0
@@ -1001,7 +1001,6 @@ TEST_CASE("mercury finaliser: past the range a share for want of a free barrier 
     // An F2I (0x305) on a store's read barrier past the range, with every
     // other barrier pending: nvlink split it off the reads to a barrier
     // culd cannot predict (vt107_1: culd kept ptxas's group, exit 0).
-    constexpr uint32_t kF2i = 0x305;
     std::vector<Insn> code = {
         ldcR1(0),                                    // 0
         make(kIadd, kNone, kNone, 1 << 0),           // 1: the range ends
@@ -1036,7 +1035,7 @@ TEST_CASE("mercury finaliser: in a texture kernel a write grouped with reads pen
     // An LDS on a store's read barrier that a branch goes around: nvlink
     // kept ptxas's group in some texture kernels and split the LDS off in
     // others (vt115_0); outside texture kernels it is kept.
-    constexpr uint32_t kTld = 0xf66, kLds = 0x984;
+    constexpr uint32_t kLds = 0x984;
     std::vector<Insn> code = {
         ldcR1(0),                                    // 0
         make(kIadd, kNone, kNone, 1 << 0),           // 1: the range ends
@@ -1486,7 +1485,6 @@ TEST_CASE("mercury finaliser: a group's later member meeting a barrier its first
     // atomic's read barrier and an LDG after the join are one group of
     // ptxas's, and the LDG issues with the store's barrier pending. nvlink
     // put the LDG on the store's barrier, not the atomic's: refused.
-    constexpr uint32_t kAtomg = 0x9a8;
     std::vector<Insn> code{ldcR1(0),
                            make(kStg, kNone, 1),               // 1: the store, read barrier 1
                            bra(2, 5, true, 1 << 0),            // 2: around the atomic
@@ -1528,7 +1526,6 @@ TEST_CASE("mercury finaliser: a group's later member pending on some paths besid
     // moves to 1. At the LDG that group is pending on the atomic's path
     // only, the store's on both, released by the same wait: nvlink put the
     // LDG with the store (sm_120). Refused.
-    constexpr uint32_t kAtomg = 0x9a8;
     std::vector<Insn> code{ldcR1(0),
                            make(kStg, kNone, 1),              // 1: the store, read barrier 1
                            bra(2, 4, true, 1 << 0),           // 2: around the atomic
@@ -1875,7 +1872,6 @@ TEST_CASE("mercury finaliser: groups met only at a join's wait releasing both ar
     // it, and the F2I at 4 takes ptxas's 0. Both reach the join at 6, whose
     // wait releases both: whether the F2I keeps 0 there (sr129_1) or moves
     // (sr341_2) is not understood.
-    constexpr uint32_t kF2i = 0x305;
     std::vector<Insn> code{ldcR1(0),
                            make(kStg, kNone, 1),
                            bra(2, 6, true),

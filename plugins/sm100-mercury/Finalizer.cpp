@@ -1265,6 +1265,27 @@ bool nearestReleasedBarrier(const BarrierReleases &rel, const std::vector<uint64
     return true;
 }
 
+// Rule 2a for an LDC with a barrier released after its first read: nvlink
+// took the lowest such in 7 of 7 generated links (unseen special-register
+// seeds sr96_2, sr821_0, sr1032_0, sr2085_2, sm_100 and sm_120) where
+// rule 2a took the one released nearest before it; with every release
+// before its read, rule 2a held (corpus 115 on sm_120 and sm_121). LDCUs
+// with a release after their read went either way (libcudadevrt's
+// memcpy_3d_device 2 of 3 and generated many-parameter kernels 2 of 4
+// after; rule 2a, nearest in cycles, right in 5 of those 7). Such an LDC
+// is refused.
+bool checkNearestJoinMeasured(const std::vector<Insn> &code, const BarrierReleases &rel, size_t own,
+                              Slot g, std::string &error) {
+    const bool releasedAfter = std::any_of(rel.wait.begin(), rel.wait.end(),
+                                           [&](size_t w) { return w != kNever && w > own; });
+    if (opcode12(code[g / 2]) != kLdc || !releasedAfter)
+        return true;
+    error = "the constant load at offset " + hex(g / 2 * 16) +
+            " on the stack-pointer load's barrier, needed at ptxas's wait there, finds no free "
+            "scoreboard barrier and one released after its first read; nvlink's barrier for it "
+            "there is not understood";
+    return false;
+}
 
 // Rule 1's mate barrier holds for such a late producer unless another
 // barrier is released exactly as many issue cycles from its first read on
@@ -1319,10 +1340,10 @@ uint32_t lastReleasedBarrier(const BarrierReleases &rel, size_t own) {
 //     first consumer (2 of 2 choices between waits at 0x120 and 0x130 went
 //     to 0x130; two forced loads needed at 0x190 and 0x1c0, with another
 //     group waited on at 0x1d0, share the barrier waited on at 0x190).
-bool joinedBarrier(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
-                   const Rederived &rd, const GroupRoles &roles,
-                   const std::vector<uint64_t> &cycles, Slot group, size_t at, uint32_t &pick,
-                   std::string &error) {
+bool joinedBarrier(const std::vector<Insn> &code, Dependencies &deps,
+                   const std::unordered_map<Slot, uint32_t> &colour, const Rederived &rd,
+                   const GroupRoles &roles, const std::vector<uint64_t> &cycles, Slot group,
+                   size_t at, uint32_t &pick, std::string &error) {
     pick = kNumBarriers;
     auto own = deps.firstConsumer.find(group);
     if (own == deps.firstConsumer.end())
@@ -1342,7 +1363,8 @@ bool joinedBarrier(Dependencies &deps, const std::unordered_map<Slot, uint32_t> 
         return true;
     }
     if (roles.neededAtR1Wait.count(group))
-        return nearestReleasedBarrier(rel, cycles, own->second, group, pick, error);
+        return checkNearestJoinMeasured(code, rel, own->second, group, error) &&
+               nearestReleasedBarrier(rel, cycles, own->second, group, pick, error);
     if (!laterReleasedBarrier(rel, own->second, group, pick, error))
         return false;
     if (pick != kNumBarriers)
@@ -1388,35 +1410,51 @@ unsigned freeBarriers(uint32_t taken) {
     return n;
 }
 
-// A producer forced onto the R1 load's barrier that finds a barrier free
-// takes it (1,600 measured), except in two shapes where nvlink joined a
-// live group instead, by a rule not understood; such kernels are refused:
-//  - first needed past a branch, with one barrier free (generated
-//    special-register kernel sr165_2, sm_100: an LDCU joined the
-//    S2R's group released before the branch; with two free, 28 of 28 took
-//    one);
-//  - an LDC with two re-derived groups live (sr131_1 and sr295_2, sm_100 and
-//    sm_120: it joined one of them with 5 free; with one such group it
-//    took 5 in 5 of 5).
+// A forced producer that finds a barrier free takes it (1,600 measured on
+// the R1 load's barrier), except in shapes where nvlink joined a live
+// group instead, by a rule not understood; such kernels are refused:
+//  - on the R1 load's barrier, first needed past a branch, with one
+//    barrier free (generated special-register kernel sr165_2, sm_100: an
+//    LDCU joined the S2R's group released before the branch; with two
+//    free, 28 of 28 took one);
+//  - an LDC on the R1 load's barrier with two re-derived groups live
+//    (sr131_1 and sr295_2, sm_100 and sm_120: it joined one of them with
+//    5 free; with one such group it took 5 in 5 of 5);
+//  - an LDC ptxas shared off the R1 load's barrier, with one barrier
+//    free and two re-derived groups live that are first needed just after
+//    it, within kJustAfter instructions (unseen special-register seeds
+//    sr1414_1, sr1878_0 and sr2073_0, sm_100 and sm_120: it joined one of
+//    them, the one released later, with 5 free; where they were needed 5
+//    and more instructions after it, it took the free one: sr415_1, and
+//    m15_0, a variant of libcudadevrt's memcpy_3d_device).
+constexpr size_t kJustAfter = 4;
 bool checkForcedTakesFree(const std::vector<Insn> &code, const Dependencies &deps,
-                          const std::unordered_map<Slot, uint32_t> &colour,
-                          const GroupRoles &roles, size_t i, Slot g, uint32_t taken,
+                          const std::unordered_map<Slot, uint32_t> &colour, const GroupRoles &roles,
+                          size_t i, Slot g, uint32_t old, bool onR1Barrier, uint32_t taken,
                           std::string &error) {
-    if (roles.pastBranch.count(g) && freeBarriers(taken) == 1) {
+    if (onR1Barrier && roles.pastBranch.count(g) && freeBarriers(taken) == 1) {
         error = "the producer at offset " + hex(i * 16) +
                 " on the stack-pointer load's barrier is first needed past a branch, with one "
                 "barrier free; nvlink's barrier for it there is not understood";
         return false;
     }
+    auto own = deps.firstConsumer.find(g);
+    if (opcode12(code[i]) != kLdc ||
+        (!onR1Barrier && (freeBarriers(taken) != 1 || own == deps.firstConsumer.end())))
+        return true;
+    auto justAfter = [&](size_t consumer) {
+        return consumer > own->second && consumer - own->second <= kJustAfter;
+    };
     uint32_t rederivedLive = 0;
-    forEachLiveColoured(deps, colour, i + 1, [&](Slot h, uint32_t c, size_t) {
-        if (roles.rederived.count(h))
+    forEachLiveColoured(deps, colour, i + 1, [&](Slot h, uint32_t c, size_t consumer) {
+        if (roles.rederived.count(h) && (onR1Barrier || justAfter(consumer)))
             rederivedLive |= 1u << c;
     });
-    if (opcode12(code[i]) == kLdc && __builtin_popcount(rederivedLive) >= 2) {
-        error = "the constant load at offset " + hex(i * 16) +
-                " on the stack-pointer load's barrier finds a barrier free beside two "
-                "re-derived groups; nvlink's barrier for it there is not understood";
+    if (__builtin_popcount(rederivedLive) >= 2) {
+        error = "the constant load at offset " + hex(i * 16) + " sharing barrier " +
+                std::to_string(old) +
+                " for want of a free one in ptxas's code finds one free beside two re-derived "
+                "groups; nvlink's barrier for it there is not understood";
         return false;
     }
     return true;
@@ -2043,22 +2081,46 @@ bool noneFreeFromTwo(size_t i, std::string &error) {
 }
 
 // The wait that released barrier `b` just before producer i reuses it: i
-// itself, or one after the last producer before i on the straight line.
-// kNever when there is none.
+// itself, or one before it on the straight line with no producer on `b`
+// between (producers on other barriers may stand there: reusedBelow checks
+// that none took the released colour). kNever when there is none.
 size_t releasingWait(const std::vector<Insn> &code, size_t i, uint32_t b) {
     for (size_t w = i;; --w) {
         if (waitMask(code[w]) >> b & 1)
             return w;
-        if (w == 0 || isControlClass(opcode9(code[w - 1])) || isProducer(code[w - 1]))
+        if (w == 0 || isControlClass(opcode9(code[w - 1])) || writeBarrier(code[w - 1]) == b ||
+            readBarrier(code[w - 1]) == b)
             return kNever;
     }
 }
 
+// Whether a producer from `wait` up to (not including) i holds colour c.
+bool colourTakenBetween(const std::vector<Insn> &code, UnionFind &groups,
+                        const std::unordered_map<Slot, uint32_t> &colour, size_t wait, size_t i,
+                        uint32_t c) {
+    for (size_t j = wait; j < i; ++j)
+        for (unsigned f = 0; f < 2; ++f) {
+            if (getBits(code[j], kSlotBits[f], 3) >= kNumBarriers)
+                continue;
+            auto it = colour.find(groups.find(static_cast<Slot>(j * 2 + f)));
+            if (it != colour.end() && it->second == c)
+                return true;
+        }
+    return false;
+}
+
 // Past the R1 load's range a group keeps ptxas's index -- except where
 // ptxas reused a barrier a wait released right there (its first
-// instruction waits on it, or an instruction after the last producer
-// before it does: releasingWait) and the groups released on it now have a
-// lower colour, free: the group takes that one (generated special-register
+// instruction waits on it, or one before it does with no producer on that
+// index between: releasingWait) and the groups released on it now have a
+// lower colour, free, that no producer between took: the group takes that
+// one. Producers on other barriers between the wait and the reuse do not
+// matter (unseen special-register seeds sr2689_2 and sr3026_0, sm_100 and
+// sm_120: an S2UR on ptxas's 1 after an LDG or a SHFL on another barrier,
+// 1 released just before them and now 0, went to 0; also sr1847_2 and
+// vl1168_0; no link of 15,000 changed otherwise) unless one took the
+// released colour (sr15_0 and five more: an F2I after an LDCU that took
+// the released 0 kept its 1). Measured first as (generated special-register
 // kernel sr41_2, sm_100 and sm_120: a SHFL waiting on an LDS's read barrier
 // 1, now 0, took 0 with 1 free; 42 such reuses where the index was taken
 // went the same way; the wait one or two instructions earlier: generated
@@ -2080,7 +2142,10 @@ uint32_t reusedBelow(const std::vector<Insn> &code, const std::vector<Pending> &
             return kNumBarriers;
         released = it->second;
     }
-    return released < old && !(taken >> released & 1) ? released : kNumBarriers;
+    return released < old && !(taken >> released & 1) &&
+                   !colourTakenBetween(code, groups, colour, wait, i, released)
+               ? released
+               : kNumBarriers;
 }
 
 // The write barrier of the global load at i past the R1 load's range
@@ -2159,6 +2224,21 @@ bool pickRangeLoad(const std::vector<Insn> &code, Dependencies &deps,
                 "at offset " +
                 hex(h / 2 * 16) + ", still pending; nvlink's barrier for it there is "
                                   "not understood";
+        return false;
+    }
+    // A load ptxas put on 5 beside a read barrier of its own, neither
+    // pending far nor kept: nvlink moved it to the lowest free from 2 up
+    // where that was 4 (3 of 3 generated links) but kept it on 5 where that
+    // was 2 (6 of 6: unseen special-register seeds sr928_0, sr1446_2 and
+    // sr1584_1, sm_100 and sm_120, culd wrote 2 without a word); loads
+    // without a read barrier moved to 2 (3 of 3). Not understood below 4:
+    // refused.
+    if (old == kLongLatencyTop && pick < kLongLatencyTop - 1 &&
+        readBarrier(code[i]) != kNoBarrier) {
+        error = "the global load at offset " + hex(i * 16) +
+                " on barrier 5 with a read barrier of its own finds barrier " +
+                std::to_string(pick) +
+                " the lowest free from 2 up; nvlink's barrier for it there is not understood";
         return false;
     }
     // An unguarded ATOMG kept on 5 while the lowest free from 2
@@ -2628,8 +2708,9 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                         "with a barrier free; nvlink's barrier for it there is not understood";
                 return false;
             }
-            if (old == b0 && f == 0 && roles.forced.count(g) && pick < kNumBarriers &&
-                !checkForcedTakesFree(code, deps, colour, roles, i, g, taken, error))
+            if (f == 0 && roles.forced.count(g) && pick < kNumBarriers &&
+                !checkForcedTakesFree(code, deps, colour, roles, i, g, old, old == b0, taken,
+                                      error))
                 return false;
             // A producer needed at a conditional EXIT takes a free barrier
             // only while another stays free; else it joins the group the
@@ -2651,7 +2732,7 @@ bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 return false;
             bool joins = exitJoin || (pick == kNumBarriers && roles.forced.count(g));
             if (joins && !exitJoin &&
-                !joinedBarrier(deps, colour, rd, roles, cycles, g, i + 1, pick, error))
+                !joinedBarrier(code, deps, colour, rd, roles, cycles, g, i + 1, pick, error))
                 return false;
             if (pick == kNumBarriers) {
                 error = "more than 6 scoreboard barriers live at offset " +

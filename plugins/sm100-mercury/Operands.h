@@ -1,6 +1,6 @@
 // The general and uniform registers an sm_100+ SASS instruction reads and
 // writes, for the opcodes the finaliser meets where ptxas shared a
-// scoreboard barrier for want of a free one (Finalizer.cpp,
+// scoreboard barrier for want of a free one (Rederive.cpp,
 // "re-derived producers"). Any other opcode is "not modelled": the caller
 // refuses rather than guess a dependency.
 #pragma once

@@ -387,8 +387,6 @@ bool checkReadBarrierNotTaken(const std::vector<Insn> &code, UnionFind &groups,
                               const std::unordered_map<Slot, uint32_t> &colour, size_t i,
                               std::string &error);
 
-// Finalizer.cpp: the driver
-
 // The instructions reached from `work` along the CFG, entering none that
 // `blocked` marks and going on past one only where `goesOn` allows.
 template <class GoesOn>

@@ -289,8 +289,8 @@ uint32_t becomes(const std::vector<Insn> &code, UnionFind &groups,
     for (size_t j = i; j-- > 0;)
         for (unsigned f = 0; f < 2; ++f)
             if (j != p0 && getBits(code[j], kSlotBits[f], 3) == old) {
-                auto it = colour.find(groups.find(static_cast<Slot>(j * 2 + f)));
-                return it == colour.end() ? old : it->second;
+                uint32_t c = slotColour(groups, colour, static_cast<Slot>(j * 2 + f));
+                return c == kNumBarriers ? old : c;
             }
     return old;
 }

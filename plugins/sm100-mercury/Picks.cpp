@@ -106,7 +106,9 @@ static bool noneFreeFromTwo(size_t i, std::string &error) {
 // The wait that released barrier `b` just before producer i reuses it: i
 // itself, or one before it on the straight line with no producer on `b`
 // between (producers on other barriers may stand there: reusedBelow checks
-// that none took the released colour). kNever when there is none.
+// that none took the released colour). kNever when there is none. i itself
+// is a producer on `b`, so a later walk for `b` stops at it: the walks
+// stay linear in the function.
 static size_t releasingWait(const std::vector<Insn> &code, size_t i, uint32_t b) {
     for (size_t w = i;; --w) {
         if (waitMask(code[w]) >> b & 1)
@@ -118,17 +120,17 @@ static size_t releasingWait(const std::vector<Insn> &code, size_t i, uint32_t b)
 }
 
 // Whether a producer from `wait` up to (not including) i holds colour c.
+// Asked for a group whose own slot at i is on the barrier releasingWait
+// looked for, so the walks for one old index cover disjoint stretches:
+// linear in all, as releasingWait's.
 static bool colourTakenBetween(const std::vector<Insn> &code, UnionFind &groups,
                                const std::unordered_map<Slot, uint32_t> &colour, size_t wait,
                                size_t i, uint32_t c) {
     for (size_t j = wait; j < i; ++j)
-        for (unsigned f = 0; f < 2; ++f) {
-            if (getBits(code[j], kSlotBits[f], 3) >= kNumBarriers)
-                continue;
-            auto it = colour.find(groups.find(static_cast<Slot>(j * 2 + f)));
-            if (it != colour.end() && it->second == c)
+        for (unsigned f = 0; f < 2; ++f)
+            if (getBits(code[j], kSlotBits[f], 3) < kNumBarriers &&
+                slotColour(groups, colour, static_cast<Slot>(j * 2 + f)) == c)
                 return true;
-        }
     return false;
 }
 
@@ -160,10 +162,10 @@ uint32_t reusedBelow(const std::vector<Insn> &code, const std::vector<Pending> &
         return kNumBarriers;
     uint32_t released = kNumBarriers;
     for (Slot s : in[wait][old]) {
-        auto it = colour.find(groups.find(s));
-        if (it == colour.end() || (released != kNumBarriers && released != it->second))
+        uint32_t c = slotColour(groups, colour, s);
+        if (c == kNumBarriers || (released != kNumBarriers && released != c))
             return kNumBarriers;
-        released = it->second;
+        released = c;
     }
     return released < old && !(taken >> released & 1) &&
                    !colourTakenBetween(code, groups, colour, wait, i, released)

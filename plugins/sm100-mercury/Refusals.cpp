@@ -187,13 +187,13 @@ bool checkLoopCarriedMerges(const std::vector<Insn> &code, Dependencies &deps,
     for (const auto &[slot, consumer] : deps.edges) {
         if (inRange[consumer])
             continue;
-        auto it = colour.find(deps.groups.find(slot));
-        if (it == colour.end())
+        uint32_t c = slotColour(deps.groups, colour, slot);
+        if (c == kNumBarriers)
             continue;
         Released &r = at[consumer];
-        r.colours |= 1u << it->second;
+        r.colours |= 1u << c;
         r.loopCarried = r.loopCarried || slot / 2 > consumer;
-        r.moved = r.moved || getBits(code[slot / 2], kSlotBits[slot % 2], 3) != it->second;
+        r.moved = r.moved || getBits(code[slot / 2], kSlotBits[slot % 2], 3) != c;
     }
     for (const auto &[consumer, r] : at)
         if (r.loopCarried && r.moved && (r.colours & (r.colours - 1))) {
@@ -635,9 +635,9 @@ bool checkReadBarrierNotTaken(const std::vector<Insn> &code, UnionFind &groups,
     if (oldRead >= kNumBarriers || writeBarrier(code[i]) >= kNumBarriers ||
         groups.find(read) != read)
         return true;
-    auto r = colour.find(read);
-    auto w = colour.find(groups.find(static_cast<Slot>(i * 2)));
-    if (r == colour.end() || r->second == oldRead || w == colour.end() || w->second != oldRead)
+    uint32_t r = slotColour(groups, colour, read);
+    uint32_t w = slotColour(groups, colour, static_cast<Slot>(i * 2));
+    if (r == kNumBarriers || r == oldRead || w != oldRead)
         return true;
     error = describeProducer(code, i) + " would have its read barrier moved off " +
             std::to_string(oldRead) + " and its write barrier put there; nvlink's barriers for "

@@ -83,6 +83,14 @@ struct UnionFind {
     }
 };
 
+// The colour the group of slot s has taken, kNumBarriers while it has none
+// (groups are coloured in reverse postorder of their first slot).
+inline uint32_t slotColour(UnionFind &groups, const std::unordered_map<Slot, uint32_t> &colour,
+                           Slot s) {
+    auto it = colour.find(groups.find(s));
+    return it == colour.end() ? kNumBarriers : it->second;
+}
+
 // A global load's write barrier inside the R1 load's range takes the
 // lowest free index from 2 up (libcudadevrt's memcpy_3d_device: an LDG at
 // 3 with 2 free moves to 2; generated warp-shuffle kernels: 3 -> 2 and

@@ -142,11 +142,23 @@ bool pendingAtEntry(const std::vector<Insn> &code, const Successors &succ, size_
     return true;
 }
 
+// Whether instruction `i` waits for the R1 load, on barrier b0. A wait on
+// all six barriers drains the scoreboard (ptxas's after a fence of an
+// ordered atomic) and is not one: nvlink coloured the code past such a
+// drain as inside the range (generated ordered-atomic kernel oa14_2,
+// sm_100 and sm_120: a store's read barrier past it took the lowest free 0,
+// where past the range it would have kept its 1). Such a kernel mostly
+// meets checkOneStackPointerWait: with the drain ending the range, 26
+// generated ordered-atomic links came out different, refused now.
+static bool waitsForStackPointer(const Insn &i, uint32_t b0) {
+    return (waitMask(i) >> b0 & 1) && waitMask(i) != kAllBarriers;
+}
+
 // The H2 range: from the R1 load to the first instruction waiting on its
 // barrier (or the end).
 size_t shiftRangeEnd(const std::vector<Insn> &code, size_t p0, uint32_t b0) {
     for (size_t j = p0 + 1; j < code.size(); ++j)
-        if (waitMask(code[j]) >> b0 & 1)
+        if (waitsForStackPointer(code[j], b0))
             return j;
     return code.empty() ? 0 : code.size() - 1;
 }
@@ -173,7 +185,7 @@ std::vector<bool> joinPoints(const Successors &succ, size_t n) {
 // renumbered as the range is, up to the wait on that path).
 std::vector<bool> stackPointerRange(const std::vector<Insn> &code, const Successors &succ,
                                     size_t p0, uint32_t b0) {
-    return reachAfter(succ, p0, [&](size_t i) { return !(waitMask(code[i]) >> b0 & 1); });
+    return reachAfter(succ, p0, [&](size_t i) { return !waitsForStackPointer(code[i], b0); });
 }
 
 // branchesBefore[i]: how many instructions before i may leave the

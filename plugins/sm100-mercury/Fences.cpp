@@ -1,33 +1,39 @@
 // The memory-fence placeholders of sm_100+ kernels.
 //
-// In -rdc code ptxas puts four placeholder instructions in front of every
+// In -rdc code ptxas puts placeholder instructions in front of every
 // memory fence it emits (`__threadfence*()`, the fences of atomics with an
-// ordering), then, for a fence wider than the CTA, a second MEMBAR (its
-// bit 79 set) before the fence itself:
+// ordering, libcu++'s cuda::atomic_thread_fence), then, for a fence wider
+// than the CTA, a second MEMBAR (its bit 79 set) before the fence itself:
 //
-//     LDS-form placeholder  x4    lo 0xfffff984, modifiers 0x800
+//     LDS-form placeholder  x2-4  lo 0xfffff984, modifiers 0x800
 //     [MEMBAR, bit 79 set]        lo 0x7992,     modifiers 0x8000
 //     MEMBAR                      the fence
 //
 // (cooperative groups' grid sync puts both MEMBARs under one guard
-// predicate: lo 0x2992 for P2). Measured on nvlink 13.0.88
-// (docs/nvlink-findings.md, "Memory fences"),
-// sm_100, 103, 110, 120 and 121 alike: in a final link nvlink deletes the
-// placeholders and that bit-79 MEMBAR from every kernel that makes no call,
-// and keeps device functions and kernels with a call as they are; a -r link
+// predicate: lo 0x2992 for P2). Four placeholders where nothing else fills
+// the fence's shadow, two or three where ptxas scheduled other instructions
+// of the block there. A release or acquire-release atomic of libcu++'s
+// cuda::atomic_ref has a bit-79 MEMBAR of its own right before the atomic,
+// with or without placeholders, and that one is the fence. Measured on
+// nvlink 13.0.88 (docs/nvlink-findings.md, "Memory fences"), sm_100, 103,
+// 110, 120 and 121 alike: in a final link nvlink deletes the placeholders
+// and every prelude (a bit-79 MEMBAR followed by the fence) from every
+// kernel that makes no call, keeps a bit-79 MEMBAR that is the fence, and
+// keeps device functions and kernels with a call as they are; a -r link
 // keeps everything. The rest of the code keeps its order and bytes; BRA and
 // BSSY offsets follow the instructions they name, and the padding after the
 // last instruction is recomputed (8 NOPs past the next multiple of 8
 // instructions, the compiler's own rule). The capsule keeps its
 // instructions; the counts of SASS-only instructions and of padding it holds
 // follow (Capsule.cpp, shrinkCapsule). Exact on the 98 rewritten and 104
-// kept functions of the generated and Thrust/CUB sets.
+// kept functions of the generated and Thrust/CUB sets, and on the 318
+// generated fence-kernel links (sm_100, sm_120) the shapes of two and three
+// placeholders and lone bit-79 MEMBARs opened.
 //
 // Three placeholders in front of an asynchronous copy (LDGSTS) are not a
 // fence's, and stay. Any other shape of placeholder run, or a control
-// instruction whose target
-// this file does not move, is refused: culd never writes code it cannot
-// account for.
+// instruction whose target this file does not move, is refused: culd never
+// writes code it cannot account for.
 #include "Fences.h"
 #include "Capsule.h"
 #include "Finalizer.h"
@@ -46,15 +52,11 @@ constexpr uint64_t kModifierMask = (uint64_t(1) << 41) - 1; // hi bits below the
 bool isPlaceholder(const Insn &i) {
     return i.lo == 0xfffff984 && (i.hi & kModifierMask) == 0x800;
 }
-// A bit-79 MEMBAR under any guard. ptxas also writes one under a predicate,
-// without placeholders before it (a release fetch_add of cuda::atomic_ref),
-// and nvlink removes that too (generated kernels, sm_100 and sm_120: one
-// instruction fewer than culd's, the frame entry's end row 16 bytes
-// earlier); not measured further, so such a kernel is refused.
+// A bit-79 MEMBAR under any guard (isPrelude says whether it is a fence's
+// prelude).
 bool isAnyFencePrelude(const Insn &i) {
     return (i.lo & ~uint64_t(0xf000)) == 0x0992 && (i.hi & kModifierMask) == 0x8000;
 }
-bool isUnguardedFence(const Insn &i) { return (i.lo & 0xffff) == 0x7992; }
 bool isNop(const Insn &i) { return (i.lo & 0xfff) == 0x918; }
 
 // Control instructions without a code target of their own.
@@ -73,21 +75,6 @@ bool setBssyOffsetBytes(Insn &i, int64_t bytes) {
     return true;
 }
 
-// Whether the instruction after four placeholders (and the prelude, with
-// `prelude`) is a fence of a measured shape: unguarded after no prelude, and
-// under the prelude's own guard after one (cooperative groups' grid sync
-// guards both with the predicate of its one arriving thread, and nvlink
-// removes the placeholders and the prelude there too: the CUDA
-// reductionMultiBlockCG sample, sm_100 and sm_120).
-bool fenceAfter(const std::vector<Insn> &code, size_t at, bool prelude) {
-    const Insn &fence = code[at + (prelude ? 1 : 0)];
-    if (isAnyFencePrelude(fence))
-        return false;
-    if (!prelude)
-        return isUnguardedFence(fence);
-    return (fence.lo & 0xfff) == 0x992 && guard(fence) == guard(code[at]);
-}
-
 // LDGSTS (`cp.async`, __pipeline_memcpy_async): ptxas puts three
 // placeholders in front of it, and nvlink keeps them (generated
 // variable-latency kernels, sm_100 and sm_120: 674 functions, every
@@ -95,13 +82,49 @@ bool fenceAfter(const std::vector<Insn> &code, size_t at, bool prelude) {
 bool isAsyncCopy(const Insn &i) { return (i.lo & 0xffff) == 0x7fae; }
 constexpr size_t kAsyncCopyPlaceholders = 3;
 
-// The instructions removed: each placeholder run must be the measured
-// shape (four placeholders, an optional bit-79 MEMBAR, then the fence), or
-// three kept in front of an asynchronous copy.
+bool isMembar(const Insn &i) { return (i.lo & 0xfff) == 0x992; }
+bool isUnguarded(const Insn &i) { return guard(i) == kAlways; }
+
+// What a bit-79 MEMBAR at `at` is. Followed by a MEMBAR under the same
+// guard it is that fence's prelude (a fence wider than the CTA; cooperative
+// groups' grid sync guards both with the predicate of its one arriving
+// thread), and nvlink removes it. Followed by anything else it is the fence
+// itself -- libcu++'s release and acquire-release atomics put it right
+// before the atomic -- and nvlink keeps it. A MEMBAR after it under another
+// guard, or a second bit-79 one, is not measured.
+enum class Bit79 { Prelude, Fence, Unmeasured };
+Bit79 bit79Role(const std::vector<Insn> &code, size_t at) {
+    if (at + 1 >= code.size() || !isMembar(code[at + 1]))
+        return Bit79::Fence;
+    const Insn &next = code[at + 1];
+    return isAnyFencePrelude(next) || guard(next) != guard(code[at]) ? Bit79::Unmeasured
+                                                                     : Bit79::Prelude;
+}
+
+// The instructions removed: every fence prelude, and the placeholders in
+// front of a fence. ptxas writes two to four placeholders, fewer where
+// other instructions of the block fill the fence's shadow, and nvlink
+// removes them all (generated fence and ordered-atomic kernels, sm_100 and
+// sm_120: 3,800 runs of 4, 3 and 2). The fence after them is an unguarded
+// MEMBAR, or a guarded prelude and its fence. Three placeholders in front
+// of an asynchronous copy stay. Any other shape is refused.
 bool findRemoved(const std::vector<Insn> &code, std::vector<bool> &removed, std::string &error) {
     removed.assign(code.size(), false);
+    auto refuse = [&](size_t at) {
+        error = "the memory-fence sequence at offset " + hex(uint64_t(at) * 16) +
+                " is not of the shape culd has measured";
+        return false;
+    };
     for (size_t i = 0; i < code.size();) {
-        if (!isPlaceholder(code[i]) && !isAnyFencePrelude(code[i])) {
+        if (isAnyFencePrelude(code[i])) {
+            Bit79 role = bit79Role(code, i);
+            if (role == Bit79::Unmeasured)
+                return refuse(i);
+            removed[i] = role == Bit79::Prelude;
+            ++i;
+            continue;
+        }
+        if (!isPlaceholder(code[i])) {
             ++i;
             continue;
         }
@@ -112,16 +135,14 @@ bool findRemoved(const std::vector<Insn> &code, std::vector<bool> &removed, std:
             i = j + 1;
             continue;
         }
-        bool prelude = j - i == 4 && j < code.size() && isAnyFencePrelude(code[j]);
-        size_t fence = j + (prelude ? 1 : 0);
-        if (j - i != 4 || fence >= code.size() || !fenceAfter(code, j, prelude)) {
-            error = "the memory-fence sequence at offset " + hex(uint64_t(i) * 16) +
-                    " is not of the shape culd has measured";
-            return false;
-        }
+        const bool fenceAfter = j < code.size() && isMembar(code[j]) &&
+                                (isUnguarded(code[j]) || (isAnyFencePrelude(code[j]) &&
+                                                          bit79Role(code, j) == Bit79::Prelude));
+        if (j - i < 2 || !fenceAfter)
+            return refuse(i);
         std::fill(removed.begin() + static_cast<std::ptrdiff_t>(i),
-                  removed.begin() + static_cast<std::ptrdiff_t>(fence), true);
-        i = fence + 1;
+                  removed.begin() + static_cast<std::ptrdiff_t>(j), true);
+        i = j;
     }
     return true;
 }

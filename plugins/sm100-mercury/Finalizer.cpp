@@ -244,11 +244,20 @@ static bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     }
 
     if (!checkLoopCarriedMerges(code, deps, colour, inRange, error) ||
-        !checkTexturesKeptTheirBarriers(code, reached, groups, colour, error))
+        !checkTexturesKeptTheirBarriers(code, reached, groups, colour, error) ||
+        !checkDepbarsKeepTheirBarriers(code, in, reached, p0, groups, colour, error))
         return false;
 
     // Rebuild the fields: slots take their group's colour, consumers wait on
-    // the colours of the groups they consume.
+    // the colours of the groups they consume. A wait on all six barriers
+    // drains the scoreboard (ptxas's after a fence of libcu++'s ordered
+    // atomics) and stays whole (generated ordered-atomic kernels, sm_100 and
+    // sm_120: every such wait kept by nvlink, where the consumers alone would
+    // have asked for fewer).
+    std::vector<uint32_t> idleMask = idle.kept;
+    for (size_t i = 0; i < n; ++i)
+        if (waitMask(code[i]) == kAllBarriers)
+            idleMask[i] = kAllBarriers;
     std::unordered_map<Slot, uint32_t> colourOf;
     for (size_t i = 0; i < n; ++i) {
         std::array<uint32_t, 2> old = {writeBarrier(code[i]), readBarrier(code[i])};
@@ -265,7 +274,6 @@ static bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
         uint32_t c = colourOf.at(slot);
         setBits(code[consumer], kWaitMaskBit, 6, waitMask(code[consumer]) | 1u << c);
     }
-    std::vector<uint32_t> idleMask = idle.kept;
     for (const Echo &e : idle.echoes)
         idleMask[e.wait] |= 1u << colourOf.at(e.producer);
     for (size_t c = 0; c < n; ++c)

@@ -40,6 +40,7 @@ constexpr uint32_t kBpt = 0x15c;   // 0x95c BPT.TRAP: __trap(), __brkpt()
 constexpr uint32_t kLdc = 0xb82;   // LDC Rd, c[bank][Ra + offset]
 constexpr uint32_t kLdcu = 0x7ac;  // LDCU URd, c[bank][URa + offset]
 constexpr uint32_t kStg = 0x986;   // STG, a global store
+constexpr uint32_t kDepbar = 0x91a;   // DEPBAR: waits for a barrier to drain to a count
 constexpr uint32_t kBraPlain = 0x947; // BRA (0x547: its uniform-predicate form)
 // Guard predicate (bits 12-15); 7 = PT, i.e. unconditional.
 inline uint32_t guard(const Insn &i) { return static_cast<uint32_t>(i.lo >> 12 & 0xf); }

@@ -10,7 +10,8 @@ constexpr uint32_t kLongLatencyTop = kNumBarriers - 1;
 
 bool isLongLatencyLoad(const Insn &insn) {
     uint32_t op = opcode12(insn);
-    return op == kLdg || op == kLd || op == kAtomg || op == kAtomgCas || op == kTex;
+    return op == kLdg || op == kLd || op == kAtomg || op == kAtomgCas || op == kAtomgOp ||
+           op == kTex;
 }
 
 // A texture fetch's write barrier is 5 in ptxas's code and stays 5 in

@@ -129,9 +129,14 @@ bool checkOneStackPointerWait(const std::vector<Insn> &code, const std::vector<P
                               std::string &error) {
     for (size_t i = 0; i < code.size(); ++i)
         if (inRange[i] && (waitMask(code[i]) >> b0 & 1) && i != end && in[i][b0].empty()) {
+            // A drain of every barrier does not end the range
+            // (waitsForStackPointer), and past one nvlink's rewrite is
+            // measured in one kernel only.
             error = "the stack-pointer load is waited on at offsets " + hex(end * 16) + " and " +
                     hex(i * 16) +
-                    " on different paths; nvlink's rewrite of such a kernel is not known";
+                    (waitMask(code[i]) == kAllBarriers ? ", there by a wait on every barrier"
+                                                       : " on different paths") +
+                    "; nvlink's rewrite of such a kernel is not known";
             return false;
         }
     return true;
@@ -453,7 +458,8 @@ static bool measuredProducer(uint32_t op12) {
     case kWarpOp301:
     // MEMBAR, and the measured fence and atomic kernels' 0xd00-0xd09,
     // 0x22a, 0x31c, 0xc28, 0xf8c (generated fence and study sets, CUB),
-    // 0x98a (cooperative groups' grid sync: corpus 156).
+    // the global atomic kAtomgOp (cooperative groups' grid sync: corpus
+    // 156; generated ordered-atomic kernels).
     case 0x992:
     case 0xd00:
     case 0xd07:
@@ -463,7 +469,7 @@ static bool measuredProducer(uint32_t op12) {
     case 0x31c:
     case 0xc28:
     case 0xf8c:
-    case 0x98a:
+    case kAtomgOp:
         return true;
     default:
         return false;
@@ -643,6 +649,38 @@ bool checkReadBarrierNotTaken(const std::vector<Insn> &code, UnionFind &groups,
             std::to_string(oldRead) + " and its write barrier put there; nvlink's barriers for "
                                       "it there are not understood";
     return false;
+}
+
+// DEPBAR waits until the producers pending on the barrier its operand names
+// (bits 44-46) have drained to a count. nvlink moves that operand with the
+// barrier's producers (generated fence kernels fa1142_1, fa1401_1, sm_100:
+// 0 -> 1 and 2 -> 1) and keeps it where they keep their barrier (222
+// DEPBARs of rewritten kernels: 221 on 5, one on 1). culd does not rewrite
+// the operand, nor know the count's meaning once groups merge: a kernel
+// where a producer pending at a DEPBAR on its barrier moves, or another
+// moves onto that barrier, is refused.
+bool checkDepbarsKeepTheirBarriers(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                                   const std::vector<bool> &reached, size_t p0, UnionFind &groups,
+                                   const std::unordered_map<Slot, uint32_t> &colour,
+                                   std::string &error) {
+    for (size_t i = 0; i < code.size(); ++i) {
+        if (!reached[i] || opcode12(code[i]) != kDepbar)
+            continue;
+        const uint32_t named = static_cast<uint32_t>(code[i].lo >> 44 & 7);
+        for (uint32_t b = 0; b < kNumBarriers; ++b)
+            for (Slot s : in[i][b]) {
+                uint32_t now = s / 2 == p0 ? kNumBarriers : slotColour(groups, colour, s);
+                if ((b == named) == (now == named))
+                    continue;
+                error = "the DEPBAR at offset " + hex(i * 16) + " waits on barrier " +
+                        std::to_string(named) +
+                        ", whose producers the re-allocation changes "
+                        "(the producer at offset " +
+                        hex(s / 2 * 16) + "); nvlink's operand for it is not measured";
+                return false;
+            }
+    }
+    return true;
 }
 
 } // namespace culd::mercury::scoreboard

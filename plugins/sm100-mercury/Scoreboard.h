@@ -112,6 +112,12 @@ constexpr uint32_t kS2r = 0x919, kS2ur = 0x9c3, kLdg = 0x981, kLd = 0x980, kLds 
 
 constexpr uint32_t kAtomg = 0x9a8;
 
+// The exchange and fetch-and-op forms of a global atomic (libcu++'s
+// cuda::atomic_ref exchange, fetch_or, ...; cooperative groups' grid sync):
+// its write barrier is picked as a global load's (generated ordered-atomic
+// kernel oa47_1: in the range 4, the lowest free from 2 up, with 0 free).
+constexpr uint32_t kAtomgOp = 0x98a;
+
 constexpr uint32_t kAtomgCas = 0x3a9;
 
 constexpr uint32_t kTex = 0xf60;
@@ -391,6 +397,10 @@ bool checkWriteJoinsReadsOnSomePaths(const std::vector<Insn> &code, const Succes
                                      std::string &error);
 bool checkPastBranchWaitElsewhere(const std::vector<Insn> &code, const Rederived &rd,
                                   std::string &error);
+bool checkDepbarsKeepTheirBarriers(const std::vector<Insn> &code, const std::vector<Pending> &in,
+                                   const std::vector<bool> &reached, size_t p0, UnionFind &groups,
+                                   const std::unordered_map<Slot, uint32_t> &colour,
+                                   std::string &error);
 bool checkReadBarrierNotTaken(const std::vector<Insn> &code, UnionFind &groups,
                               const std::unordered_map<Slot, uint32_t> &colour, size_t i,
                               std::string &error);

@@ -2050,3 +2050,82 @@ TEST_CASE("mercury finaliser: a kernel reading the stack pointer's register is l
     maybe[2].lo |= uint64_t(1) << 24;
     CHECK(rewritten(maybe) != maybe);
 }
+
+// DEPBAR waiting for barrier `b` to drain (bits 44-46, bit 47 set, as
+// ptxas 13.0 writes it).
+Insn depbar(uint32_t b) {
+    Insn i = make(0x91a);
+    i.lo |= uint64_t(8 | b) << 44;
+    return i;
+}
+
+TEST_CASE("mercury finaliser: a DEPBAR whose barrier moves is refused", "[mercury]") {
+    // R1 load on 0; an LDCU on 2 pending at a DEPBAR on 2. Without the R1
+    // load's barrier the LDCU moves to 1, and the DEPBAR would wait on
+    // nothing (nvlink rewrites its operand; culd does not).
+    std::vector<Insn> moved = {
+        ldcR1(0),                                   // 0: R1 load, W0
+        make(kS2R, 1),                              // 1: W1
+        make(kLdcu, 2),                             // 2: W2
+        depbar(2),                                  // 3: DEPBAR on 2
+        make(kIadd, kNone, kNone, 1 << 1 | 1 << 2), // 4: waits 1, 2
+        exitInsn(1 << 0),                           // 5: waits the R1 load
+    };
+    checkRefused(moved, "the DEPBAR at offset 0x30 waits on barrier 2, whose producers the "
+                        "re-allocation changes (the producer at offset 0x20)");
+    // Past the R1 load's range an S2R keeps its free 1, and the DEPBAR on
+    // it stays as it is (222 measured DEPBARs kept so).
+    std::vector<Insn> kept = {
+        ldcR1(0),                          // 0: R1 load, W0
+        make(kIadd, kNone, kNone, 1 << 0), // 1: waits the R1 load: the range ends
+        make(kS2R, 1),                     // 2: W1
+        depbar(1),                         // 3: DEPBAR on 1
+        make(kIadd, kNone, kNone, 1 << 1), // 4: waits 1
+        exitInsn(),                        // 5
+    };
+    std::vector<Insn> out = rewritten(kept);
+    CHECK(wbar(out[2]) == 1);
+    CHECK(out[3] == kept[3]);
+}
+
+TEST_CASE("mercury finaliser: a wait on all six barriers stays whole", "[mercury]") {
+    // ptxas drains the scoreboard after a fence of an ordered atomic
+    // (generated ordered-atomic kernels: 222 such waits in rewritten
+    // kernels, every one kept by nvlink); the consumers alone would ask for
+    // one barrier.
+    std::vector<Insn> code = {
+        ldcR1(0),                                   // 0: R1 load, W0
+        make(kS2R, 1),                              // 1: W1
+        make(kIadd, kNone, kNone, 1 << 0 | 1 << 1), // 2: waits 0, 1: the range ends
+        make(kLdcu, 2),                             // 3: W2
+        make(0x918, kNone, kNone, 0x3f),            // 4: NOP waiting on all six
+        make(kIadd),                                // 5
+        exitInsn(),                                 // 6
+    };
+    std::vector<Insn> out = rewritten(code);
+    CHECK(wbar(out[1]) == 0);
+    CHECK(waits(out[2]) == 1 << 0);
+    CHECK(wbar(out[3]) == 2);
+    CHECK(waits(out[4]) == 0x3f);
+    // A drain is not the R1 load's wait: as its first wait, the range goes
+    // on past it, and the kernel is refused (nvlink's rewrite there is
+    // measured in one kernel).
+    std::vector<Insn> first = code;
+    setBits(first[2], kWaitMaskBit, 6, 1 << 1);
+    checkRefused(first, "the stack-pointer load is waited on at offsets 0x60 and 0x40, there "
+                        "by a wait on every barrier");
+}
+
+TEST_CASE("mercury finaliser: ordered-atomic kernels of libcu++", "[mercury]") {
+    // oa47_1 (gen-ordered-atomics.py): an exchange of cuda::atomic_ref
+    // (opcode 0x98a) inside the R1 load's range takes the lowest free
+    // barrier from 2 up, as a global load's does (nvlink: 4 with 0 free;
+    // the lowest free, 0, before).
+    checkSampleMatches("oa47_1.sm_100");
+    // oa14_2: the R1 load's first wait is a drain of every barrier after a
+    // release fence; nvlink coloured the code past it as inside the range,
+    // culd kept a store's read barrier there (different, exit 0).
+    checkRewrittenSampleRefused("oa14_2.sm_100",
+                                "the stack-pointer load is waited on at offsets 0x260 and 0x50, "
+                                "there by a wait on every barrier");
+}

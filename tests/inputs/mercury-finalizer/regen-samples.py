@@ -2,12 +2,14 @@
 """Regenerates the generated finaliser samples (see README.md) with CUDA
 13.0's nvcc, ptxas and nvlink on PATH: for each warp-shuffle SAMPLE
 (dvSEED_K.ARCH), many-parameter one (mpSEED_K.ARCH), fence-and-atomics
-one (faSEED_K.ARCH), special-register one (srSEED_K.ARCH) or
+one (faSEED_K.ARCH), ordered-atomic one (oaSEED_K.ARCH), special-register
+one (srSEED_K.ARCH) or
 variable-latency one (vlSEED_K.ARCH; vtSEED_K.ARCH, vdSEED_K.ARCH and
 vwSEED_K.ARCH: its texture, double and warp families, whose kernels are
 named vlSEED_K too) the seed's file of
 gen-warp-shuffle.py, gen-many-params.py, gen-fence-atomics.py,
-gen-special-registers.py or gen-variable-latency.py, and for a
+gen-ordered-atomics.py, gen-special-registers.py or
+gen-variable-latency.py, and for a
 hand-written one
 (NAME.ARCH) its corpus case's source (HAND_WRITTEN), is compiled with
 `nvcc -rdc=true -cubin`, for each exit variant (vSEED.ARCH) the PTX of
@@ -19,6 +21,7 @@ it) as SAMPLE.ptxas.text.
 
 usage: regen-samples.py [SAMPLE...]   (default: the committed ones)
 """
+import difflib
 import importlib.util
 import os
 import subprocess
@@ -41,7 +44,7 @@ SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
            "sr238_1.sm_100", "sr378_0.sm_100", "sr433_1.sm_120", "vl1168_0.sm_100",
            "sr341_2.sm_100", "vt1029_0.sm_100", "sr634_2.sm_100", "sr821_0.sm_100",
            "sr1878_0.sm_100", "sr415_1.sm_100", "sr928_0.sm_100", "sr2689_2.sm_100",
-           "sr3026_0.sm_100"]
+           "sr3026_0.sm_100", "oa14_2.sm_100", "oa47_1.sm_100"]
 # Generated samples by name prefix: the generator and the arguments after
 # its seed (a family of gen-variable-latency.py, whose kernels are all
 # named vlSEED_K).
@@ -50,7 +53,8 @@ GENERATED = {"dv": ("gen-warp-shuffle.py", []), "mp": ("gen-many-params.py", [])
              "vl": ("gen-variable-latency.py", []),
              "vt": ("gen-variable-latency.py", ["texture"]),
              "vd": ("gen-variable-latency.py", ["double"]),
-             "vw": ("gen-variable-latency.py", ["warp"])}
+             "vw": ("gen-variable-latency.py", ["warp"]),
+             "oa": ("gen-ordered-atomics.py", [])}
 # Hand-written samples: the corpus source each is compiled from.
 HAND_WRITTEN = {"sortpairs": "153-forced-share-after-read-barrier/sortpairs.cu",
                 "texrow": "161-texture-fetch-long-latency/texrow.cu",
@@ -91,6 +95,36 @@ def compile_sample(kernel, arch, work):
     return obj
 
 
+def instruction_key(word):
+    """An instruction without its control bits, and without the target of a
+    BRA or BSSY, which moves when nvlink removes instructions."""
+    lo, hi = word & ((1 << 64) - 1), word >> 64
+    if lo & 0xfff in (0x947, 0x547, 0x945):
+        lo &= 0xffff
+    return lo, hi & ((1 << 41) - 1)
+
+
+def ptxas_words_kept(ptxas, nvlink, sample):
+    """ptxas's word for each of nvlink's: the same where nvlink kept the
+    code's size; where it removed memory-fence placeholders
+    (plugins/sm100-mercury/Fences.cpp), the kept instructions in order, and
+    nvlink's own padding NOPs after them."""
+    if len(ptxas) == len(nvlink):
+        return ptxas
+    matcher = difflib.SequenceMatcher(None, [instruction_key(w) for w in ptxas],
+                                      [instruction_key(w) for w in nvlink], autojunk=False)
+    kept = [None] * len(nvlink)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            kept[j1:j2] = ptxas[i1:i2]
+    for j, word in enumerate(nvlink):
+        if kept[j] is None:
+            if word & 0xfff != 0x918:
+                sys.exit("%s: nvlink changed the kernel's code past removing instructions" % sample)
+            kept[j] = word  # padding
+    return kept
+
+
 def regenerate(m, sample, work):
     kernel, arch = sample.split(".")
     obj = compile_sample(kernel, arch, work)
@@ -105,11 +139,10 @@ def regenerate(m, sample, work):
         (kernel,) = texts
     po, ps = texts[kernel]
     no, ns = nvlink.texts()[kernel]
-    if ps != ns:
-        sys.exit("%s: nvlink changed the size of the kernel's code" % sample)
     nv = nvlink.raw[no:no + ns]
     pre = [(a & m.LOWMASK) | (b & ~m.LOWMASK & ((1 << 128) - 1))
-           for a, b in zip(m.words(nv), m.words(ptxas.raw[po:po + ps]))]
+           for a, b in zip(m.words(nv), ptxas_words_kept(m.words(ptxas.raw[po:po + ps]),
+                                                          m.words(nv), sample))]
     with open(os.path.join(HERE, sample + ".ptxas.text"), "wb") as f:
         f.write(b"".join(w.to_bytes(16, "little") for w in pre))
     with open(os.path.join(HERE, sample + ".nvlink.text"), "wb") as f:

@@ -58,6 +58,28 @@ TEST_CASE("mercury operands: loads, uniform and mixed ALU forms", "[mercury]") {
         // With a destination its width is not known: not guessed.
         CHECK_FALSE(decodeOperands({0x0000000005067f8c, 0x000fe2000b800004}));
     }
+    SECTION("ATOMS R6, [R0 + UR4], R7 (atomicAdd on shared int) writes R6") {
+        // bits 73-75 = 1 on every 32-bit shared atomic measured; another
+        // value is not modelled.
+        auto ops = decodeOperands({0x000000070006798c, 0x008e640009000204});
+        REQUIRE(ops);
+        CHECK(ops->writes == std::vector<RegisterId>{6});
+        CHECK(sorted(ops->reads) == std::vector<RegisterId>{0, 7, ur(4)});
+        CHECK_FALSE(decodeOperands({0x000000070006798c, 0x008e640009000404}));
+    }
+    SECTION("ATOMG R3, desc[UR4][R2.64], R11 writes R3, reads the address pair") {
+        auto ops = decodeOperands({0x8000000b020309a8, 0x002f2200081ef104});
+        REQUIRE(ops);
+        CHECK(ops->writes == std::vector<RegisterId>{3});
+        CHECK(sorted(ops->reads) == std::vector<RegisterId>{2, 3, 11, ur(4), ur(5)});
+        // Its result unused (RZ): reads only. bits 73-75 = 0 on every global
+        // atomic measured; another value is not modelled.
+        auto red = decodeOperands({0x8000000904ff79a8, 0x000164000c1ef104});
+        REQUIRE(red);
+        CHECK(red->writes.empty());
+        CHECK(sorted(red->reads) == std::vector<RegisterId>{4, 5, 9, ur(4), ur(5)});
+        CHECK_FALSE(decodeOperands({0x8000000b020309a8, 0x002f2200081ef304}));
+    }
     SECTION("P2R R62, PR, R0, imm writes R62 and reads R0") {
         auto ops = decodeOperands({0x0000007f003e7803, 0x000fe20000000000});
         REQUIRE(ops);

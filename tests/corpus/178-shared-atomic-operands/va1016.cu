@@ -1,0 +1,6 @@
+// Kernels vl1016_0..2 of gen-variable-latency.py (seed 1016, family shared-atomic).
+#include <cuda_fp16.h>
+#include <cuda_pipeline.h>
+extern "C" __global__ void vl1016_0(int *p, float *f, double *d, cudaTextureObject_t t, int n) { __shared__ int s[64]; int i = threadIdx.x + blockIdx.x * blockDim.x; int acc = atomicMax(&s[i & 63], acc); s[i & 63] = i; __syncthreads(); if (s[(i + 21) & 63] == 0) return; if (i < n) p[i] = acc; acc += s[(i + 61) & 63]; acc += s[(i + 21) & 63]; p[i + 100] = acc; }
+extern "C" __global__ void vl1016_1(int *p, float *f, double *d, cudaTextureObject_t t, int n) { __shared__ int s[64]; int i = threadIdx.x + blockIdx.x * blockDim.x; int acc = n; s[i & 63] = i; __syncthreads(); for (int k = 0; k < n; ++k) { if (i < n) p[i] = acc; } if (i < n) p[i] = acc; if (i < n) p[i] = acc; if (i < n) p[i] = acc; if (i < n) p[i] = acc; if (i < n) p[i] = acc; p[i + 100] = acc; }
+extern "C" __global__ void vl1016_2(int *p, float *f, double *d, cudaTextureObject_t t, int n) { __shared__ int s[64]; int i = threadIdx.x + blockIdx.x * blockDim.x; int acc = atomicMax(&s[i & 63], acc); s[i & 63] = i; __syncthreads(); s[i & 63] = (atomicMax(&s[i & 63], acc) + atomicMax(&s[i & 63], acc)); __syncthreads(); for (int k = 0; k < n; ++k) { acc += s[(i + 47) & 63]; } acc += s[(i + 42) & 63]; if (i < n) p[i] = acc; p[i + 100] = acc; }

@@ -141,15 +141,18 @@ private:
     std::map<std::pair<const Symbol *, uint32_t>, OutputSection *> functionBanks_;
 };
 
-// Whether the first local variable of `file` (symbol-table order) that lies
-// in its .nv.global or its module shared memory lies in .nv.global.
-bool globalHoldsFirstLocal(const ObjectFile &file) {
-    for (const Symbol *s : file.symbols)
-        if (s && s->isLocal && !s->isSectionSymbol && s->section &&
-            (s->section->kind == SectionKind::Global ||
-             s->section->kind == SectionKind::SharedGlobal ||
-             s->section->kind == SectionKind::SharedReserved))
-            return s->section->kind == SectionKind::Global;
+// Whether the first variable `file` defines (its own symbol table, in
+// order, any binding) in its .nv.global or its module shared memory lies in
+// .nv.global.
+bool globalHoldsFirstVariable(const ObjectFile &file) {
+    for (const ElfSymbol &es : file.elf().symbols()) {
+        if (es.isUndefined() || es.type() == STT_SECTION || es.shndx >= file.sections.size())
+            continue;
+        const InputSection *s = file.sections[es.shndx];
+        if (s && (s->kind == SectionKind::Global || s->kind == SectionKind::SharedGlobal ||
+                  s->kind == SectionKind::SharedReserved))
+            return s->kind == SectionKind::Global;
+    }
     return false;
 }
 
@@ -159,10 +162,16 @@ bool globalHoldsFirstLocal(const ObjectFile &file) {
 // (.nv.shared.reserved.<x>, sm_110: `.nv.shared.<k> .nv.global
 // .nv.shared.reserved.0` links as `.nv.shared.<k> .nv.shared.reserved.0
 // .nv.global`) before its .nv.global, whatever their order in the file --
-// unless a local variable in .nv.global comes first in the symbol table
-// (a static __device__ variable, libcu++'s customization-point objects:
-// an -r output's .nv.global then stays ahead of its .nv_debug.shared, the
-// CUDA reductionMultiBlockCG sample's two-step link, sm_90; corpus 163).
+// unless the first variable the file's symbol table defines in either lies
+// in .nv.global: a static __device__ variable (locals come first), libcu++'s
+// customization-point objects, or a __device__ variable declared before a
+// file-scope __shared__ array. .nv.global then stays ahead (the CUDA
+// reductionMultiBlockCG sample's two-step link, sm_90: corpus 163; a
+// global before module shared memory: corpus 179). Thrust's symbol tables
+// list weak variables ahead of locals: there a weak __shared__ array of
+// CUB's comes first, and module shared memory stays ahead of .nv.global
+// holding libcu++'s local objects (docs/nvlink-findings.md, "Shared
+// memory").
 std::vector<InputSection *> mergeOrder(ObjectFile &file) {
     std::vector<InputSection *> weakText, rest, moduleShared;
     for (InputSection *s : file.sections) {
@@ -178,7 +187,7 @@ std::vector<InputSection *> mergeOrder(ObjectFile &file) {
     auto global = std::find_if(rest.begin(), rest.end(), [](const InputSection *s) {
         return s->kind == SectionKind::Global;
     });
-    if (global != rest.end() && globalHoldsFirstLocal(file))
+    if (global != rest.end() && globalHoldsFirstVariable(file))
         ++global;
     rest.insert(global, moduleShared.begin(), moduleShared.end());
     weakText.insert(weakText.end(), rest.begin(), rest.end());

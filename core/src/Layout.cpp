@@ -419,7 +419,18 @@ private:
     // Sections made here get no section symbol (Writer.cpp).
     void makeExternSharedInstances() {
         if (!ctx_.target.externSharedInstances() || ctx_.opts.debug || ctx_.anyInputElfAbiV7())
-            refuseExternSharedInRelocatableLink();
+            refuseExternSharedInRelocatableLink(ctx_.opts.debug ? " with -g"
+                                                : !ctx_.target.externSharedInstances()
+                                                    ? " for this target"
+                                                    : " of CUDA 11 cubins");
+        // Beside module shared memory aligned to 16, nvlink gives every
+        // kernel of the output a 16-byte window, users of the arrays or not,
+        // across input files (CUB's scan, select and sort kernels' 16-aligned
+        // temporary storage beside Thrust's extern `shmem`; generated units,
+        // sm_90); aligned to 32, the users got none. Not measured further.
+        if (inputModuleAlign_ >= 16)
+            refuseExternSharedInRelocatableLink(" beside module shared memory aligned to " +
+                                                std::to_string(inputModuleAlign_));
         if (!moduleShared_)
             throw FatalError("internal error: no .nv_debug.shared for extern __shared__ arrays");
         for (KernelInfo *kernel : kernelsInInputOrder())
@@ -486,10 +497,7 @@ private:
 
     // nvlink's -r model is measured on CUDA 13 cubins (sm_75 on) without
     // -g; elsewhere culd says so rather than write a different file.
-    void refuseExternSharedInRelocatableLink() const {
-        const char *where = ctx_.opts.debug                        ? " with -g"
-                            : !ctx_.target.externSharedInstances() ? " for this target"
-                                                                   : " of CUDA 11 cubins";
+    void refuseExternSharedInRelocatableLink(const std::string &where) const {
         // The first user in input order names the refusal.
         for (auto &file : ctx_.files)
             for (Symbol *fn : file->symbols) {

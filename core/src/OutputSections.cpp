@@ -141,17 +141,46 @@ private:
     std::map<std::pair<const Symbol *, uint32_t>, OutputSection *> functionBanks_;
 };
 
-// Whether the first variable `file` defines (its own symbol table, in
-// order, any binding) in its .nv.global or its module shared memory lies in
-// .nv.global.
-bool globalHoldsFirstVariable(const ObjectFile &file) {
+static bool isGlobalOrModuleShared(const InputSection *s) {
+    return s && (s->kind == SectionKind::Global || s->kind == SectionKind::SharedGlobal);
+}
+
+// Whether the section symbol of `file`'s .nv.global comes before that of
+// its module shared memory; false where module shared memory has none (an
+// -r output's, which the linker made).
+static bool globalSectionSymbolFirst(const ObjectFile &file) {
+    bool global = false;
+    for (const ElfSymbol &es : file.elf().symbols()) {
+        if (es.type() != STT_SECTION || es.shndx >= file.sections.size())
+            continue;
+        const InputSection *s = file.sections[es.shndx];
+        if (!isGlobalOrModuleShared(s))
+            continue;
+        if (s->kind == SectionKind::SharedGlobal)
+            return global;
+        global = true;
+    }
+    return false;
+}
+
+// Whether .nv.global stays ahead of module shared memory in the output: the
+// first variable `file`'s own symbol table defines in either decides by
+// where it lies -- except a global or weak one in .nv.global, which keeps
+// it ahead only where that section's own symbol comes before module shared
+// memory's (an -r output's module shared memory has none). With no
+// variable, module shared memory goes first. Reserved
+// shared memory (sm_110's weak `__nv_reservedSMEM_gb10b_war_var`) does not
+// count: it goes ahead of .nv.global (corpus 108).
+bool globalStaysAhead(const ObjectFile &file) {
     for (const ElfSymbol &es : file.elf().symbols()) {
         if (es.isUndefined() || es.type() == STT_SECTION || es.shndx >= file.sections.size())
             continue;
         const InputSection *s = file.sections[es.shndx];
-        if (s && (s->kind == SectionKind::Global || s->kind == SectionKind::SharedGlobal ||
-                  s->kind == SectionKind::SharedReserved))
-            return s->kind == SectionKind::Global;
+        if (!isGlobalOrModuleShared(s))
+            continue;
+        if (s->kind != SectionKind::Global)
+            return false;
+        return es.bind() == STB_LOCAL || globalSectionSymbolFirst(file);
     }
     return false;
 }
@@ -161,17 +190,16 @@ bool globalHoldsFirstVariable(const ObjectFile &file) {
 // shared memory (.nv_debug.shared) and reserved shared memory
 // (.nv.shared.reserved.<x>, sm_110: `.nv.shared.<k> .nv.global
 // .nv.shared.reserved.0` links as `.nv.shared.<k> .nv.shared.reserved.0
-// .nv.global`) before its .nv.global, whatever their order in the file --
-// unless the first variable the file's symbol table defines in either lies
-// in .nv.global: a static __device__ variable (locals come first), libcu++'s
-// customization-point objects, or a __device__ variable declared before a
-// file-scope __shared__ array. .nv.global then stays ahead (the CUDA
-// reductionMultiBlockCG sample's two-step link, sm_90: corpus 163; a
-// global before module shared memory: corpus 179). Thrust's symbol tables
-// list weak variables ahead of locals: there a weak __shared__ array of
-// CUB's comes first, and module shared memory stays ahead of .nv.global
-// holding libcu++'s local objects (docs/nvlink-findings.md, "Shared
-// memory").
+// .nv.global`) before its .nv.global -- unless globalStaysAhead. A local
+// variable first in the symbol table keeps its own section first (a static
+// __device__ variable or libcu++'s customization-point objects in
+// .nv.global: corpus 163; a function's static __shared__ array in module
+// shared memory); so does a global or weak one (Thrust, whose symbol
+// tables list CUB's weak __shared__ arrays ahead of libcu++'s locals) --
+// but one in .nv.global only where that section's own symbol comes first
+// (a __device__ variable declared before a namespace-scope __shared__
+// array: corpus 179; not an -r output, whose module shared memory has no
+// section symbol).
 std::vector<InputSection *> mergeOrder(ObjectFile &file) {
     std::vector<InputSection *> weakText, rest, moduleShared;
     for (InputSection *s : file.sections) {
@@ -187,7 +215,7 @@ std::vector<InputSection *> mergeOrder(ObjectFile &file) {
     auto global = std::find_if(rest.begin(), rest.end(), [](const InputSection *s) {
         return s->kind == SectionKind::Global;
     });
-    if (global != rest.end() && globalHoldsFirstVariable(file))
+    if (global != rest.end() && globalStaysAhead(file))
         ++global;
     rest.insert(global, moduleShared.begin(), moduleShared.end());
     weakText.insert(weakText.end(), rest.begin(), rest.end());

@@ -52,9 +52,9 @@ constexpr uint64_t kModifierMask = (uint64_t(1) << 41) - 1; // hi bits below the
 bool isPlaceholder(const Insn &i) {
     return i.lo == 0xfffff984 && (i.hi & kModifierMask) == 0x800;
 }
-// A bit-79 MEMBAR under any guard (isPrelude says whether it is a fence's
-// prelude).
-bool isAnyFencePrelude(const Insn &i) {
+// A MEMBAR with bit 79 set, under any guard: a fence's prelude or the fence
+// itself (bit79Role).
+bool isBit79Membar(const Insn &i) {
     return (i.lo & ~uint64_t(0xf000)) == 0x0992 && (i.hi & kModifierMask) == 0x8000;
 }
 bool isNop(const Insn &i) { return (i.lo & 0xfff) == 0x918; }
@@ -97,8 +97,8 @@ Bit79 bit79Role(const std::vector<Insn> &code, size_t at) {
     if (at + 1 >= code.size() || !isMembar(code[at + 1]))
         return Bit79::Fence;
     const Insn &next = code[at + 1];
-    return isAnyFencePrelude(next) || guard(next) != guard(code[at]) ? Bit79::Unmeasured
-                                                                     : Bit79::Prelude;
+    return isBit79Membar(next) || guard(next) != guard(code[at]) ? Bit79::Unmeasured
+                                                                 : Bit79::Prelude;
 }
 
 // The instructions removed: every fence prelude, and the placeholders in
@@ -116,7 +116,7 @@ bool findRemoved(const std::vector<Insn> &code, std::vector<bool> &removed, std:
         return false;
     };
     for (size_t i = 0; i < code.size();) {
-        if (isAnyFencePrelude(code[i])) {
+        if (isBit79Membar(code[i])) {
             Bit79 role = bit79Role(code, i);
             if (role == Bit79::Unmeasured)
                 return refuse(i);
@@ -136,8 +136,8 @@ bool findRemoved(const std::vector<Insn> &code, std::vector<bool> &removed, std:
             continue;
         }
         const bool fenceAfter = j < code.size() && isMembar(code[j]) &&
-                                (isUnguarded(code[j]) || (isAnyFencePrelude(code[j]) &&
-                                                          bit79Role(code, j) == Bit79::Prelude));
+                                (isUnguarded(code[j]) ||
+                                 (isBit79Membar(code[j]) && bit79Role(code, j) == Bit79::Prelude));
         if (j - i < 2 || !fenceAfter)
             return refuse(i);
         std::fill(removed.begin() + static_cast<std::ptrdiff_t>(i),
@@ -152,7 +152,7 @@ bool findRemoved(const std::vector<Insn> &code, std::vector<bool> &removed, std:
 bool holdsFenceSequence(const uint8_t *bytes, size_t size) {
     for (size_t at = 0; at + 16 <= size; at += 16) {
         Insn insn = loadInsn(bytes + at);
-        if (isPlaceholder(insn) || isAnyFencePrelude(insn))
+        if (isPlaceholder(insn) || isBit79Membar(insn))
             return true;
     }
     return false;

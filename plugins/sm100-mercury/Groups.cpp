@@ -69,8 +69,19 @@ Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pendi
     std::map<size_t, Slot> byConsumer;
     for (const auto &[slot, consumer] : d.edges)
         byConsumer.emplace(consumer, slot);
+    // A re-derived producer joins the group released where it is first
+    // needed -- but for one first needed past a conditional EXIT: its
+    // barrier is picked as exitJoin says, a free one or the group of the
+    // second wait after it, not the group the EXIT releases (unseen
+    // special-register seeds sr2640_2, sm_100 and sm_120: an LDC on the R1
+    // load's barrier took the lowest free, 4, where culd shared a load's
+    // read barrier released at the EXIT, without a word; sr1786_0: an LDS
+    // beside a store's read barrier there; no other link of 16,600
+    // changed).
     for (const auto &[slot, consumer] : rd.consumer) {
         d.edges.emplace_back(slot, consumer);
+        if (rd.exitJoins.count(slot))
+            continue;
         auto it = byConsumer.emplace(consumer, slot).first;
         d.groups.unite(it->second, slot);
     }

@@ -227,6 +227,23 @@ bool checkNotJoinOnlyHolder(size_t i, uint32_t pick, uint32_t joinOnly, std::str
     return false;
 }
 
+// A producer on the R1 load's barrier needed past a conditional EXIT with
+// one barrier free joins the group of the second wait after it (exitJoin):
+// measured on constant loads. An LDS there took the free barrier instead
+// (unseen special-register seed sr2800_1, sm_100 and sm_120); with two
+// free, LDS took one as constant loads do (sr1786_0, sr1972_0). Other
+// kinds than constant loads joining so are refused.
+bool checkExitJoinMeasured(const std::vector<Insn> &code, Slot g, std::string &error) {
+    uint32_t op = opcode12(code[g / 2]);
+    if (op == kLdc || op == kLdcu)
+        return true;
+    error = describeProducer(code, g / 2) +
+            " on the stack-pointer load's barrier is first needed past a conditional EXIT "
+            "with one barrier free; nvlink's barrier for it there is measured only for "
+            "constant loads";
+    return false;
+}
+
 // Whether group h, which holds g's old barrier, is pending where a later
 // member of g issues, past that member's wait, though not where g's first
 // member issues: g's first producer came along a path where h was
@@ -358,7 +375,12 @@ bool checkJoinOnlyConflicts(const std::vector<Insn> &code, const std::vector<Pen
 // another group holds over a span of code covering the store's -- pending
 // on another path, so never at the same time: nvlink took another index
 // in 28 of the 32 such picks measured, by a rule not understood, and such
-// kernels are refused. Seen in generated special-register kernels with an
+// kernels are refused, inside the R1 load's range as past it (unseen
+// special-register seed sr3318_0, sm_100 and sm_120: an unrolled guarded
+// store loop in the range, let through once LDS on the R1 load's barrier
+// was, culd wrote 0 where nvlink wrote 2; no other link of 16,600
+// changed; of 400 held-out links, seeds 3501-3700, it refused sr3562_1,
+// which nvlink's index matched). Seen in generated special-register kernels with an
 // unrolled `for (..) if (i < n) p[i] = v;` loop (sr23_1, sr45_0, sr176_1,
 // sr296_0, sm_100 and sm_120: each store's read barrier moved off ptxas's
 // index, where it was free on every path). Measured over the 11,696

@@ -112,6 +112,9 @@ constexpr uint32_t kS2r = 0x919, kS2ur = 0x9c3, kLdg = 0x981, kLd = 0x980, kLds 
 
 constexpr uint32_t kAtomg = 0x9a8;
 
+// F2I from a float (`(int)f`, and ptxas's integer division).
+constexpr uint32_t kF2i = 0x305;
+
 // The exchange and fetch-and-op forms of a global atomic (libcu++'s
 // cuda::atomic_ref exchange, fetch_or, ...; cooperative groups' grid sync):
 // its write barrier is picked as a global load's (generated ordered-atomic
@@ -372,6 +375,7 @@ bool checkLoopCarriedPredicates(const std::vector<Insn> &code, const std::vector
 bool checkLoopCarriedMerges(const std::vector<Insn> &code, Dependencies &deps,
                             const std::unordered_map<Slot, uint32_t> &colour,
                             const std::vector<bool> &inRange, std::string &error);
+bool checkExitJoinMeasured(const std::vector<Insn> &code, Slot g, std::string &error);
 bool checkNotJoinOnlyHolder(size_t i, uint32_t pick, uint32_t joinOnly, std::string &error);
 bool laterMemberMeetsHolderOnEveryPath(const Successors &succ, Dependencies &deps,
                                        const std::unordered_map<Slot, uint32_t> &colour, Slot g,

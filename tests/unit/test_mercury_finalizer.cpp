@@ -2129,3 +2129,31 @@ TEST_CASE("mercury finaliser: ordered-atomic kernels of libcu++", "[mercury]") {
                                 "the stack-pointer load is waited on at offsets 0x260 and 0x50, "
                                 "there by a wait on every barrier");
 }
+
+TEST_CASE("mercury finaliser: F2I and LDS on the stack-pointer load's barrier, exit joins",
+          "[mercury]") {
+    // sr2640_2: an LDC on the R1 load's barrier first read past
+    // `if (..) return;` takes the lowest free barrier, not the barrier of
+    // the load's read barrier that the EXIT releases (culd shared it,
+    // without a word).
+    checkSampleMatches("sr2640_2.sm_100");
+    // sr1786_0: an LDS there, two barriers free: the lowest free, as a
+    // constant load.
+    checkSampleMatches("sr1786_0.sm_100");
+    // sr2800_1: an LDS there with one free: nvlink took it, where constant
+    // loads join the group of the second wait after them. Refused.
+    checkRewrittenSampleRefused("sr2800_1.sm_100",
+                                "the producer at offset 0x190 (opcode 0x984) on the "
+                                "stack-pointer load's barrier is first needed past a "
+                                "conditional EXIT with one barrier free");
+    // sr3318_0: an unrolled guarded store loop inside the R1 load's range,
+    // each store's read barrier waited on at a branch: refused as past the
+    // range (nvlink 2, culd would write 0).
+    checkRewrittenSampleRefused("sr3318_0.sm_100",
+                                "has its read barrier waited on at a branch, and its barrier is "
+                                "held across it by a group pending on another path");
+    // sr1343_1: two LDGs sharing by choice with only 5 free from 2 up (the
+    // R1 load's 0 is no choice for a global load) stay together; F2I's
+    // operands let the re-derivation reach them.
+    checkSampleMatches("sr1343_1.sm_100");
+}

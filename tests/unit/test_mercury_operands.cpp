@@ -80,6 +80,25 @@ TEST_CASE("mercury operands: loads, uniform and mixed ALU forms", "[mercury]") {
         CHECK(sorted(red->reads) == std::vector<RegisterId>{4, 5, 9, ur(4), ur(5)});
         CHECK_FALSE(decodeOperands({0x8000000b020309a8, 0x002f2200081ef304}));
     }
+    SECTION("F2I R7, R4 (`(int)f`) and F2I.U32 R5, R4 (division) read and write one register") {
+        auto f2i = decodeOperands({0x0000000400077305, 0x000062000020f100});
+        REQUIRE(f2i);
+        CHECK(f2i->writes == std::vector<RegisterId>{7});
+        CHECK(f2i->reads == std::vector<RegisterId>{4});
+        auto u32 = decodeOperands({0x0000000400057305, 0x0002a4000021f000});
+        REQUIRE(u32);
+        CHECK(u32->writes == std::vector<RegisterId>{5});
+        CHECK(u32->reads == std::vector<RegisterId>{4});
+        // Other modifier bits (a 64-bit result, say) are not modelled.
+        CHECK_FALSE(decodeOperands({0x0000000400077305, 0x000062000020f300}));
+    }
+    SECTION("F2F.F32.F64 R2, R2 (`(float)d`) reads the double's pair") {
+        auto ops = decodeOperands({0x0000000200027310, 0x004e300000301000});
+        REQUIRE(ops);
+        CHECK(ops->writes == std::vector<RegisterId>{2});
+        CHECK(sorted(ops->reads) == std::vector<RegisterId>{2, 3});
+        CHECK_FALSE(decodeOperands({0x0000000200027310, 0x004e300000301200}));
+    }
     SECTION("P2R R62, PR, R0, imm writes R62 and reads R0") {
         auto ops = decodeOperands({0x0000007f003e7803, 0x000fe20000000000});
         REQUIRE(ops);

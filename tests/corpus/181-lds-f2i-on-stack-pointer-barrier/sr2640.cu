@@ -1,0 +1,6 @@
+__device__ __forceinline__ int lane() { int v; asm volatile("mov.u32 %0, %%laneid;" : "=r"(v)); return v; }
+__device__ __forceinline__ int smid() { int v; asm volatile("mov.u32 %0, %%smid;" : "=r"(v)); return v; }
+__device__ __forceinline__ int warpid() { int v; asm volatile("mov.u32 %0, %%warpid;" : "=r"(v)); return v; }
+extern "C" __global__ void sr2640_0(int *p, float *f, int n) { __shared__ int s[64]; int i = threadIdx.x + blockIdx.x * blockDim.x; int acc = (int)__ldg(f + i); s[i & 63] = i; __syncthreads(); s[i & 63] = threadIdx.y; __syncthreads(); acc += (int)__ldg(f + i); if (i < n) p[i] = acc; acc += warpid(); acc += (int)(f[i] * 0.5f); p[i + 100] = acc; }
+extern "C" __global__ void sr2640_1(int *p, float *f, int n) { __shared__ int s[64]; int i = threadIdx.x + blockIdx.x * blockDim.x; int acc = p[i + 5]; s[i & 63] = i; __syncthreads(); acc += p[i + 3]; if (smid() == 0) return; if (i < n) p[i] = acc; if (warpid() == 3) return; p[i + 100] = acc; }
+extern "C" __global__ void sr2640_2(int *p, float *f, int n) { __shared__ int s[64]; int i = threadIdx.x + 0; int acc = (int)(f[i] * 3.5f); s[i & 63] = i; __syncthreads(); acc += p[i + 14]; for (int k = 0; k < n; ++k) { if (blockDim.x == 1) return; } acc += (int)__ldg(f + i); acc += blockIdx.x; p[i + 100] = acc; }

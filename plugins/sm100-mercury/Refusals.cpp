@@ -464,10 +464,18 @@ static bool measuredProducer(uint32_t op12) {
     case 0x310:
     case 0x312:
     // Double arithmetic: 0x828 (sm_120; generated variable-latency
-    // kernels, 5 exact, none different) and 0xc2b (sm_103: the
-    // cross-target test's axpy_double, compiled from PTX).
+    // kernels, 5 exact, none different), 0xc2b (sm_103: the
+    // cross-target test's axpy_double, compiled from PTX), and the
+    // register forms DADD 0x228, DMUL 0x229, DFMA 0x22b of Thrust's and
+    // CUB's double reductions (generated double-register kernels,
+    // gen-variable-latency.py's double-registers family: 8 more links
+    // exact on seeds 1-100, 4 on the held-out 101-200, none different;
+    // most of the rest stop at F2I.F64 past the range).
     case 0x828:
     case 0xc2b:
+    case 0x228:
+    case 0x229:
+    case 0x22b:
     // F2I.F64, MATCH and the shared-memory atomic 0x98c, inside the range
     // only (measuredInRangeOnly).
     case kF2iF64:

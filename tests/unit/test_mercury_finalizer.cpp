@@ -2157,3 +2157,10 @@ TEST_CASE("mercury finaliser: F2I and LDS on the stack-pointer load's barrier, e
     // operands let the re-derivation reach them.
     checkSampleMatches("sr1343_1.sm_100");
 }
+
+TEST_CASE("mercury finaliser: double arithmetic in register form is a measured kind", "[mercury]") {
+    // vr1_2 (gen-variable-latency.py's double-registers family): a DFMA on
+    // registers (0x22b) beside F2I.F64 inside the range; refused as a kind
+    // not measured before, the same rules give nvlink's code.
+    checkSampleMatches("vr1_2.sm_120");
+}

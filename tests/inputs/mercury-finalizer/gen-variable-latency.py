@@ -13,7 +13,10 @@ Deterministic for a seed.
 
 gen-variable-latency.py SEED FAMILY: only one family of those operations
 (FAMILIES), beside shared-memory reads and plain values, so that what
-nvlink does to that kind of producer can be measured alone."""
+nvlink does to that kind of producer can be measured alone. The
+double-registers family is the double family with every operand a
+register (DADD, DMUL, DFMA on two loaded doubles), as in Thrust's and
+CUB's reductions of doubles; the other families' output is unchanged."""
 import random
 import sys
 
@@ -26,6 +29,7 @@ PRELUDE = """#include <cuda_fp16.h>
 FAMILIES = {
     "mufu": [0, 1, 2, 3],
     "double": [4, 5, 19],
+    "double-registers": [4, 5, 19],
     "half": [6],
     "atomic": [7, 8, 10],
     "shared-atomic": [9],
@@ -49,6 +53,13 @@ def value(r, depth=0):
         return "(int)(rsqrtf(f[i + 1] + 2.0f) * 100.0f)"
     if c == 3:
         return "(int)__fdividef(f[i], (float)(acc | 1))"
+    if FAMILY == "double-registers" and c in (4, 5, 19):
+        # Double arithmetic on registers only (DMUL 0x229, DFMA 0x22b,
+        # DADD 0x228), as Thrust's and CUB's reductions of doubles have it.
+        k = r.randrange(1, 8)
+        return {4: "(int)(d[i & 15] * d[(i + %d) & 15])" % k,
+                5: "(int)fma(d[i + 2], d[i + %d], (double)acc)" % k,
+                19: "(int)(d[i] + d[i + %d])" % k}[c]
     if c == 4:
         return "(int)(d[i & 15] * %d.25)" % r.randrange(1, 5)
     if c == 5:

@@ -4,9 +4,9 @@
 (dvSEED_K.ARCH), many-parameter one (mpSEED_K.ARCH), fence-and-atomics
 one (faSEED_K.ARCH), ordered-atomic one (oaSEED_K.ARCH), special-register
 one (srSEED_K.ARCH) or
-variable-latency one (vlSEED_K.ARCH; vtSEED_K.ARCH, vdSEED_K.ARCH and
-vwSEED_K.ARCH: its texture, double and warp families, whose kernels are
-named vlSEED_K too) the seed's file of
+variable-latency one (vlSEED_K.ARCH; vtSEED_K.ARCH, vdSEED_K.ARCH,
+vwSEED_K.ARCH and vrSEED_K.ARCH: its texture, double, warp and
+double-registers families, whose kernels are named vlSEED_K too) the seed's file of
 gen-warp-shuffle.py, gen-many-params.py, gen-fence-atomics.py,
 gen-ordered-atomics.py, gen-special-registers.py or
 gen-variable-latency.py, and for a
@@ -45,7 +45,8 @@ SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
            "sr341_2.sm_100", "vt1029_0.sm_100", "sr634_2.sm_100", "sr821_0.sm_100",
            "sr1878_0.sm_100", "sr415_1.sm_100", "sr928_0.sm_100", "sr2689_2.sm_100",
            "sr3026_0.sm_100", "oa14_2.sm_100", "oa47_1.sm_100", "sr2640_2.sm_100",
-           "sr1786_0.sm_100", "sr2800_1.sm_100", "sr3318_0.sm_100", "sr1343_1.sm_100"]
+           "sr1786_0.sm_100", "sr2800_1.sm_100", "sr3318_0.sm_100", "sr1343_1.sm_100",
+           "vr1_2.sm_120"]
 # Generated samples by name prefix: the generator and the arguments after
 # its seed (a family of gen-variable-latency.py, whose kernels are all
 # named vlSEED_K).
@@ -55,6 +56,7 @@ GENERATED = {"dv": ("gen-warp-shuffle.py", []), "mp": ("gen-many-params.py", [])
              "vt": ("gen-variable-latency.py", ["texture"]),
              "vd": ("gen-variable-latency.py", ["double"]),
              "vw": ("gen-variable-latency.py", ["warp"]),
+             "vr": ("gen-variable-latency.py", ["double-registers"]),
              "oa": ("gen-ordered-atomics.py", [])}
 # Hand-written samples: the corpus source each is compiled from.
 HAND_WRITTEN = {"sortpairs": "153-forced-share-after-read-barrier/sortpairs.cu",

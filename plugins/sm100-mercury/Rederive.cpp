@@ -129,7 +129,7 @@ bool forcedShares(const std::vector<Insn> &code, const std::vector<Pending> &in,
             // nvlink's and none different, the rest refused for other
             // shapes. The matrixMul sample's S2R and S2UR there came out
             // different from nvlink's; so did 2 of 26 generated links with
-            // S2R, 5 of 34 with S2UR and 6 of 39 with SHFL (0xf89).
+            // S2R, 5 of 34 with S2UR and 8 of 41 with SHFL (0xf89).
             if (b == b0 && write && !measuredOnStackPointerBarrier(code[i])) {
                 error = describeProducer(code, i) +
                         " shares the stack-pointer load's barrier; nvlink's barrier for it is "

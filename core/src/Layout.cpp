@@ -147,6 +147,7 @@ public:
         for (size_t k = 0; k < kernels_.size(); ++k)
             layoutKernel(k, moduleAlign);
         if (ctx_.opts.relocatable) {
+            refusePaddedModuleSharedUnits();
             if (anyInputUsesExternShared())
                 makeExternSharedInstances();
             placeWindowsAtTheirCode();
@@ -447,6 +448,38 @@ private:
             if (usesExternSharedItself(*kernel->symbol))
                 giveExternSharedInstance(*kernel);
         defineExternArraysInModuleShared();
+    }
+
+    // Under -r nvlink sizes .nv_debug.shared by the variables in it where
+    // several units bring one, or extern arrays are used, not by the units'
+    // sections: ptxas writes a section larger than its variables for a
+    // small one (an int: 8 bytes, a double: 16), and nvlink's output holds
+    // their sizes added up (an int's unit and a double's: 0xc; two ints'
+    // units: 8; a double's and 20 bytes': 0x1c), where culd, adding up the
+    // sections, wrote 0x18, 0x10 and 0x24, exit 0 (units cut from difftest
+    // seed 101011, sm_90). A unit alone without extern arrays keeps its
+    // section's size (8 for an int), as culd does. Whether the variables
+    // are aligned between units is not known: a unit whose section is
+    // larger than its variables is refused there.
+    void refusePaddedModuleSharedUnits() const {
+        if (!moduleShared_ || (moduleShared_->pieces.size() < 2 && !anyInputUsesExternShared()))
+            return;
+        std::unordered_map<const InputSection *, uint64_t> variableBytes;
+        for (const Symbol *v : moduleVars_)
+            variableBytes[v->section] += v->size;
+        const std::vector<SectionPiece> &pieces = moduleShared_->pieces;
+        for (size_t k = 0; k < pieces.size(); ++k) {
+            uint64_t end = k + 1 < pieces.size() ? pieces[k + 1].offset : moduleShared_->size;
+            uint64_t bytes = variableBytes[pieces[k].input];
+            if (end - pieces[k].offset != bytes)
+                throw FatalError("module shared memory of '" + pieces[k].input->file->name() +
+                                 "' (.nv_debug.shared: " + hex(end - pieces[k].offset) +
+                                 " bytes for " + hex(bytes) +
+                                 " of variables) in a relocatable link (-r) with " +
+                                 (pieces.size() > 1 ? "other units' module shared memory"
+                                                    : "extern __shared__ arrays") +
+                                 " is not supported yet");
+        }
     }
 
     // The kernel's `externsharedinstance`, and its window grown to hold it.

@@ -469,13 +469,14 @@ private:
             variableBytes[v->section] += v->size;
         const std::vector<SectionPiece> &pieces = moduleShared_->pieces;
         for (size_t k = 0; k < pieces.size(); ++k) {
+            // Pieces follow each other unpadded under -r (OutputSections.cpp).
             uint64_t end = k + 1 < pieces.size() ? pieces[k + 1].offset : moduleShared_->size;
+            uint64_t section = end - pieces[k].offset;
             uint64_t bytes = variableBytes[pieces[k].input];
-            if (end - pieces[k].offset != bytes)
+            if (section != bytes)
                 throw FatalError("module shared memory of '" + pieces[k].input->file->name() +
-                                 "' (.nv_debug.shared: " + hex(end - pieces[k].offset) +
-                                 " bytes for " + hex(bytes) +
-                                 " of variables) in a relocatable link (-r) with " +
+                                 "' (.nv_debug.shared: " + hex(section) + " bytes for " +
+                                 hex(bytes) + " of variables) in a relocatable link (-r) with " +
                                  (pieces.size() > 1 ? "other units' module shared memory"
                                                     : "extern __shared__ arrays") +
                                  " is not supported yet");

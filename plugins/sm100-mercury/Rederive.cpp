@@ -12,8 +12,7 @@ constexpr size_t kPastBranch = kNever - 1;
 // The kinds whose barrier nvlink's re-allocation is measured for where
 // ptxas put them on the R1 load's barrier (forcedShares).
 static bool measuredOnStackPointerBarrier(const Insn &insn) {
-    uint32_t op = opcode12(insn);
-    return op == kLdc || op == kLdcu || op == kF2i || op == kLds;
+    return isConstantLoad(insn) || opcode12(insn) == kF2i || opcode12(insn) == kLds;
 }
 
 // A producer ptxas put on a live barrier while one is free shares it by

@@ -234,8 +234,7 @@ bool checkNotJoinOnlyHolder(size_t i, uint32_t pick, uint32_t joinOnly, std::str
 // free, LDS took one as constant loads do (sr1786_0, sr1972_0). Other
 // kinds than constant loads joining so are refused.
 bool checkExitJoinMeasured(const std::vector<Insn> &code, Slot g, std::string &error) {
-    uint32_t op = opcode12(code[g / 2]);
-    if (op == kLdc || op == kLdcu)
+    if (isConstantLoad(code[g / 2]))
         return true;
     error = describeProducer(code, g / 2) +
             " on the stack-pointer load's barrier is first needed past a conditional EXIT "
@@ -380,8 +379,8 @@ bool checkJoinOnlyConflicts(const std::vector<Insn> &code, const std::vector<Pen
 // store loop in the range, let through once LDS on the R1 load's barrier
 // was, culd wrote 0 where nvlink wrote 2; no other link of 16,600
 // changed; of 400 held-out links, seeds 3501-3700, it refused sr3562_1,
-// which nvlink's index matched). Seen in generated special-register kernels with an
-// unrolled `for (..) if (i < n) p[i] = v;` loop (sr23_1, sr45_0, sr176_1,
+// which nvlink's index matched). Seen in generated special-register
+// kernels with an unrolled `for (..) if (i < n) p[i] = v;` loop (sr23_1, sr45_0, sr176_1,
 // sr296_0, sm_100 and sm_120: each store's read barrier moved off ptxas's
 // index, where it was free on every path). Measured over the 11,696
 // kernels: these 8 and 3 that nvlink matched (sr234_0, sr280_2) are the

@@ -115,6 +115,12 @@ constexpr uint32_t kAtomg = 0x9a8;
 // F2I from a float (`(int)f`, and ptxas's integer division).
 constexpr uint32_t kF2i = 0x305;
 
+// A constant-bank load: LDC or LDCU, the kinds most of the re-derivation's
+// rules were measured on.
+inline bool isConstantLoad(const Insn &insn) {
+    return opcode12(insn) == kLdc || opcode12(insn) == kLdcu;
+}
+
 // The exchange and fetch-and-op forms of a global atomic (libcu++'s
 // cuda::atomic_ref exchange, fetch_or, ...; cooperative groups' grid sync):
 // its write barrier is picked as a global load's (generated ordered-atomic

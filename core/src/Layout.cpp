@@ -73,6 +73,24 @@ uint64_t packedEnd(const std::vector<Symbol *> &vars) {
     return end;
 }
 
+// The size ptxas gives a shared section holding `bytes` of variables at
+// alignment `align`, and nvlink under -r recomputes with the output's
+// alignment: no more than the alignment grows by the alignment (an int at 4:
+// 8; a char at 1: 2, at 4: 5, at 8: 9; an int[3] at 16: 0x1c, at 32:
+// 0x2c; 16 bytes at 16: 0x20; 32 at 32: 0x40), more stays (an int[5] at
+// 16: 0x14). Measured with nvlink 13.0 -r on sm_75-sm_120
+// (docs/nvlink-findings.md, "Relocatable links").
+uint64_t paddedSharedSize(uint64_t bytes, uint64_t align) {
+    return bytes <= align ? bytes + align : bytes;
+}
+
+uint64_t variableBytes(const std::vector<Symbol *> &vars) {
+    uint64_t bytes = 0;
+    for (const Symbol *v : vars)
+        bytes += v->size;
+    return bytes;
+}
+
 // Allocates `vars` from `start` in the order given, returns the end.
 uint64_t allocate(const std::vector<Symbol *> &vars, uint64_t start, uint64_t *maxAlign) {
     uint64_t end = start;
@@ -144,12 +162,16 @@ public:
             moduleAlign = std::max(moduleAlign, sharedAlignment(*v));
         layoutModuleShared();
         inputModuleAlign_ = inputModuleSharedAlign();
+        usesExtern_ = anyInputUsesExternShared();
+        if (!ctx_.opts.relocatable)
+            refuseWideColouredBesideExternShared();
         for (size_t k = 0; k < kernels_.size(); ++k)
             layoutKernel(k, moduleAlign);
         if (ctx_.opts.relocatable) {
-            refusePaddedModuleSharedUnits();
-            if (anyInputUsesExternShared())
+            refuseUnexplainedSharedSections();
+            if (usesExtern_)
                 makeExternSharedInstances();
+            sizeRelocatableShared();
             placeWindowsAtTheirCode();
             return;
         }
@@ -158,7 +180,7 @@ public:
         // memory is used, making one if no input had it. It decides that from
         // the inputs as read: code that dead-code elimination removed later
         // still counts.
-        bool usesExtern = anyInputUsesExternShared();
+        bool usesExtern = usesExtern_;
         if (!moduleShared_ && usesExtern) {
             moduleShared_ = ctx_.makeOutput(".nv_debug.shared", SHT_NOBITS, SHF_WRITE | SHF_ALLOC);
             moduleShared_->kind = SectionKind::SharedGlobal;
@@ -181,10 +203,14 @@ public:
             if (spans && wantsMap())
                 recordModuleSharedContents();
             moduleShared_->keepWhenEmpty = usesExtern;
+            // Kept for extern arrays it aligns to 16, whatever the inputs'
+            // alignment (a 32-aligned variable moved into its kernel's
+            // window: 16; generated seed 101537, sm_75-sm_120).
             if (usesExtern)
-                moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
+                moduleShared_->addralign = 16;
         }
         placeExternShared();
+        refuseEmptyWindowsAfterUnevenOnes();
         placeWindowsAtTheirCode();
         if (wantsMap())
             for (const KernelInfo &kernel : kernels_)
@@ -387,12 +413,9 @@ private:
         // While any module variable stays coloured (global shared is not
         // empty), every window takes the alignment the inputs' module-shared
         // sections ask for, whether the kernel reaches them or not; variables
-        // moved in count like the kernel's own. (-r keeps what case 67
-        // showed: a kernel reaching any module variable takes their largest
-        // alignment.)
-        if (ctx_.opts.relocatable)
-            kernel.align = kernel.reachesModuleShared ? moduleAlign : 1;
-        else if (!coloured_.empty())
+        // moved in count like the kernel's own. -r does so always
+        // (sizeRelocatableShared).
+        if (!coloured_.empty() && !ctx_.opts.relocatable)
             kernel.align = std::max(inputModuleAlign_, moduleAlign);
         else
             kernel.align = 1;
@@ -400,16 +423,10 @@ private:
         if (ctx_.opts.debug && !ctx_.opts.relocatable)
             for (Symbol *v : kernel.ownVars)
                 keepForDebugger(*v, windowFor(kernel));
+        if (ctx_.opts.relocatable)
+            return;
         if (kernel.usesExtern)
             kernel.align = std::max<uint64_t>(kernel.align, 16);
-        OutputSection *out = sharedSectionOf(*kernel.symbol);
-        // A relocatable link only records the window's alignment; offsets and
-        // sizes are the final link's.
-        if (ctx_.opts.relocatable) {
-            if (out)
-                out->addralign = std::max(out->addralign, kernel.align);
-            return;
-        }
         setWindowSize(kernel, kernel.staticEnd);
     }
 
@@ -424,78 +441,130 @@ private:
                                                 : !ctx_.target.externSharedInstances()
                                                     ? " for this target"
                                                     : " of CUDA 11 cubins");
-        // Beside module shared memory aligned to 16, nvlink gives every
-        // kernel of the output a 16-byte window, users of the arrays or not,
-        // across input files (CUB's scan, select and sort kernels' 16-aligned
-        // temporary storage beside Thrust's extern `shmem`; generated units,
-        // sm_90); aligned to 32, the users got none. Not measured further.
-        if (inputModuleAlign_ >= 16)
-            refuseExternSharedInRelocatableLink(" beside module shared memory aligned to " +
-                                                std::to_string(inputModuleAlign_));
         if (!moduleShared_)
             throw FatalError("internal error: no .nv_debug.shared for extern __shared__ arrays");
-        // Beside module shared memory of 16 bytes or less, nvlink's
-        // .nv_debug.shared grows by 0x10 past its variables (one 4-byte
-        // variable in an 8-byte section: 0x14; 8, 12, 16 bytes, as one
-        // variable or two: 0x18, 0x1c, 0x20), where culd kept the inputs'
-        // size (difftest seed 101011, sm_75-sm_90, and units cut from it);
-        // over 16 bytes (20 to 64, one variable or two) it keeps the size,
-        // as culd does. What the 0x10 stands for is not known.
-        if (!moduleShared_->pieces.empty() && moduleShared_->size <= 0x10)
-            refuseExternSharedInRelocatableLink(" beside module shared memory of " +
-                                                std::to_string(moduleShared_->size) + " bytes");
         for (KernelInfo *kernel : kernelsInInputOrder())
             if (usesExternSharedItself(*kernel->symbol))
                 giveExternSharedInstance(*kernel);
         defineExternArraysInModuleShared();
     }
 
-    // Under -r nvlink sizes .nv_debug.shared by the variables in it where
-    // several units bring one, or extern arrays are used, not by the units'
-    // sections: ptxas writes a section larger than its variables for a
-    // small one (an int: 8 bytes, a double: 16), and nvlink's output holds
-    // their sizes added up (an int's unit and a double's: 0xc; two ints'
-    // units: 8; a double's and 20 bytes': 0x1c), where culd, adding up the
-    // sections, wrote 0x18, 0x10 and 0x24, exit 0 (units cut from difftest
-    // seed 101011, sm_90). A unit alone without extern arrays keeps its
-    // section's size (8 for an int), as culd does. Whether the variables
-    // are aligned between units is not known: a unit whose section is
-    // larger than its variables is refused there.
-    void refusePaddedModuleSharedUnits() const {
-        if (!moduleShared_ || (moduleShared_->pieces.size() < 2 && !anyInputUsesExternShared()))
-            return;
-        std::unordered_map<const InputSection *, uint64_t> variableBytes;
-        for (const Symbol *v : moduleVars_)
-            variableBytes[v->section] += v->size;
-        const std::vector<SectionPiece> &pieces = moduleShared_->pieces;
-        for (size_t k = 0; k < pieces.size(); ++k) {
-            // Pieces follow each other unpadded under -r (OutputSections.cpp).
-            uint64_t end = k + 1 < pieces.size() ? pieces[k + 1].offset : moduleShared_->size;
-            uint64_t section = end - pieces[k].offset;
-            uint64_t bytes = variableBytes[pieces[k].input];
-            if (section != bytes)
-                throw FatalError("module shared memory of '" + pieces[k].input->file->name() +
-                                 "' (.nv_debug.shared: " + hex(section) + " bytes for " +
-                                 hex(bytes) + " of variables) in a relocatable link (-r) with " +
-                                 (pieces.size() > 1 ? "other units' module shared memory"
-                                                    : "extern __shared__ arrays") +
-                                 " is not supported yet");
+    // Under -r nvlink sizes each shared section anew from its variables'
+    // sizes (sizeRelocatableShared), by the rule ptxas sized the input ones
+    // with (paddedSharedSize). An input section that rule does not explain
+    // (hand-made, or an earlier -r output's window grown for extern arrays)
+    // is not measured: refused, named. A weak variable that lost to
+    // another unit's copy counts in its own unit's section.
+    void refuseUnexplainedSharedSections() const {
+        std::unordered_map<const InputSection *, uint64_t> bytes;
+        for (auto &file : ctx_.files)
+            for (const ElfSymbol &sym : file->elf().symbols()) {
+                if (sym.type() == STT_SECTION || sym.isUndefined() ||
+                    sym.shndx >= file->sections.size())
+                    continue;
+                const InputSection *in = file->sections[sym.shndx];
+                if (isSharedSection(in))
+                    bytes[in] += sym.size;
+            }
+        for (const OutputSection *out : ctx_.outputs) {
+            if (out->kind != SectionKind::SharedGlobal && out->kind != SectionKind::SharedEntry)
+                continue;
+            for (const SectionPiece &piece : out->pieces) {
+                const InputSection *in = piece.input;
+                uint64_t held = bytes[in];
+                if (in->size() == paddedSharedSize(held, in->alignment()))
+                    continue;
+                throw FatalError("shared memory section '" + std::string(in->name()) + "' of '" +
+                                 in->file->name() + "' (" + hex(in->size()) + " bytes for " +
+                                 hex(held) + " of variables, aligned to " +
+                                 std::to_string(in->alignment()) +
+                                 ") in a relocatable link (-r) is not supported yet");
+            }
         }
     }
 
-    // The kernel's `externsharedinstance`, and its window grown to hold it.
+    // -r: nvlink lays nothing out but sizes every shared section anew
+    // (paddedSharedSize) at its output alignment. A kernel's window aligns
+    // to the inputs' module-shared alignment whether the kernel reaches
+    // those variables or not, to 16 at least where its own code uses extern
+    // arrays, and spans its variables' sizes, or its extern-array instance;
+    // a kernel without one gets a 0x10-byte window where extern arrays are
+    // used and that alignment is 16 (not at 8 or below, 32 or 64:
+    // measured). .nv_debug.shared spans its variables' sizes (the weak
+    // copies that lost do not count), at 16 at least with extern arrays.
+    void sizeRelocatableShared() {
+        bool usesExtern = usesExtern_;
+        for (KernelInfo &kernel : kernels_) {
+            auto instance = ctx_.externSharedInstanceOf.find(kernel.symbol);
+            bool hasInstance = instance != ctx_.externSharedInstanceOf.end();
+            uint64_t align = std::max<uint64_t>(inputModuleAlign_, hasInstance ? 16 : 1);
+            OutputSection *window = sharedSectionOf(*kernel.symbol);
+            if (!window && (!usesExtern || align != 16))
+                continue;
+            window = windowFor(kernel);
+            window->addralign = std::max(window->addralign, align);
+            uint64_t bytes = hasInstance ? instance->second->finalValue
+                                         : variableBytes(ownVarsOf_[kernel.symbol]);
+            window->size = paddedSharedSize(bytes, window->addralign);
+        }
+        if (!moduleShared_)
+            return;
+        if (usesExtern)
+            moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
+        moduleShared_->size =
+            paddedSharedSize(variableBytes(moduleVars_), moduleShared_->addralign);
+    }
+
+    // The windows nvlink makes for kernels of no shared memory (setWindowSize)
+    // come in its code order, which culd's output order does not always
+    // follow (libcudadevrt's memset and memcpy kernels come reversed); after
+    // a window whose size is no multiple of 16 (the device runtime's 0x808)
+    // the padding before each, and so the segment's size, would tell:
+    // refused there (generated seed 101535 on sm_75-sm_120, with
+    // dynamic parallelism).
+    void refuseEmptyWindowsAfterUnevenOnes() const {
+        if (!emptyWindowFor_)
+            return;
+        for (const KernelInfo &kernel : kernels_) {
+            const OutputSection *window = sharedSectionOf(*kernel.symbol);
+            if (window && !window->dropped && window->size % 16 != 0)
+                throw FatalError("kernel '" + std::string(emptyWindowFor_->name) +
+                                 "' gets an empty shared-memory window (module shared "
+                                 "memory aligned to 16 beside extern __shared__ arrays) in a "
+                                 "link where the window of '" +
+                                 std::string(kernel.symbol->name) + "' is " + hex(window->size) +
+                                 " bytes: the order nvlink gives such windows is not "
+                                 "supported yet");
+        }
+    }
+
+    // While module variables aligned to 32 or more stay coloured beside
+    // extern arrays, nvlink's windows and .nv_debug.shared follow rules
+    // that differ by target (sm_90: every kernel gets a window, aligned to
+    // 32; sm_75, sm_89, sm_100, sm_120: a kernel using only the arrays gets
+    // none; .nv_debug.shared goes on all of them): refused, naming the
+    // variable.
+    void refuseWideColouredBesideExternShared() const {
+        if (!usesExtern_ || inputModuleAlign_ < 32 || coloured_.empty())
+            return;
+        for (const Symbol *v : moduleVars_)
+            if (sharedAlignment(*v) >= 32)
+                throw FatalError("shared variable '" + std::string(v->name) + "' of '" +
+                                 v->file->name() + "' aligned to " +
+                                 std::to_string(sharedAlignment(*v)) +
+                                 ", beside extern __shared__ arrays and module shared variables "
+                                 "several kernels (or none) use, is not supported yet");
+        throw FatalError("module shared memory (.nv_debug.shared) aligned to " +
+                         std::to_string(inputModuleAlign_) +
+                         " beside extern __shared__ arrays is not supported yet");
+    }
+
+    // The kernel's `externsharedinstance` (sizeRelocatableShared grows its
+    // window to hold it).
     void giveExternSharedInstance(KernelInfo &kernel) {
         std::vector<Symbol *> own = ownVarsOf_[kernel.symbol];
         sortWindowVariables(own);
         uint64_t at = alignTo(packedEnd(own), 16);
-        OutputSection *window = sharedSectionOf(*kernel.symbol);
-        if (window) {
-            window->size = std::max<uint64_t>(at, 0x20);
-        } else {
-            window = windowFor(kernel);
-            window->size = 0x10;
-        }
-        window->addralign = std::max<uint64_t>(window->addralign, 16);
         Symbol *instance = ctx_.symtab.makeLocal();
         instance->name = "externsharedinstance";
         instance->type = STT_CUDA_OBJECT;
@@ -507,10 +576,6 @@ private:
     }
 
     void defineExternArraysInModuleShared() {
-        // OutputSections.cpp made it when no input had one.
-        if (moduleShared_->pieces.empty())
-            moduleShared_->size = 0x10;
-        moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
         for (auto &file : ctx_.files)
             for (Symbol *s : file->symbols)
                 if (s && isExternSharedArray(*s))
@@ -655,11 +720,23 @@ private:
     void setWindowSize(KernelInfo &kernel, uint64_t end) {
         uint64_t reserved = reservedSize();
         OutputSection *out = sharedSectionOf(*kernel.symbol);
-        // A kernel that only uses dynamic shared memory still gets a window.
-        if (!out && (end > 0 || kernel.usesExtern))
-            out = sharedOf_[kernel.symbol] = makeSharedSection(*kernel.symbol);
-        if (!out)
+        // A kernel without static shared memory gets a window where extern
+        // arrays are used and its alignment is 16: one using them itself
+        // (aligned to 16 for them), and every kernel while module variables
+        // aligned to 16 stay coloured (generated seed 101535, sm_75-sm_120:
+        // kernels of no shared memory, the device runtime's too; at 8 or
+        // below they get none). A window an input brings holding nothing
+        // (one an -r link made) goes otherwise (the library set's CUB
+        // kernels, two-step, sm_90 and sm_100).
+        if (end == 0 && !(usesExtern_ && kernel.align == 16)) {
+            if (out)
+                out->dropped = true;
             return;
+        }
+        if (end == 0 && !kernel.usesExtern)
+            emptyWindowFor_ = kernel.symbol;
+        if (!out)
+            out = sharedOf_[kernel.symbol] = makeSharedSection(*kernel.symbol);
         out->size = end + reserved;
         out->holdsVariables = end > 0;
         // The window's alignment is what its variables need; the input
@@ -763,6 +840,8 @@ private:
     std::unordered_set<Symbol *> coloured_;
     OutputSection *moduleShared_ = nullptr;
     uint64_t inputModuleAlign_ = 1; // inputModuleSharedAlign(), once
+    bool usesExtern_ = false;       // anyInputUsesExternShared(), once
+    Symbol *emptyWindowFor_ = nullptr; // a kernel given a window of nothing
     uint64_t colouredEnd_ = 0;
     std::unordered_map<const Symbol *, OutputSection *> sharedOf_, textOf_;
 };

@@ -224,6 +224,8 @@ private:
     }
 
     static bool isEmpty(const OutputSection &s) {
+        if (s.dropped)
+            return true;
         if (s.kind == SectionKind::Shstrtab || s.kind == SectionKind::Strtab ||
             s.kind == SectionKind::Symtab || s.build || s.aliasOf ||
             s.mercuryKind == CULD_MERC_SYMTAB)

@@ -158,21 +158,55 @@ def feat_globals(it):
         it.kernel(u, "%skern%d" % (p, u.index), "\n".join(r.sample(uses, r.randint(1, len(uses)))))
 
 
+# Shared element types: (type, how an int v becomes one, how one becomes a
+# number). Alignments 1 to 32 and small counts reach the -r sizing rule
+# (a section no larger than its alignment grows by it) and the window
+# alignment the module's shared memory imposes (docs/nvlink-findings.md).
+SHARED_TYPES = [
+    ("int", 4, "%s", "%s"),
+    ("float", 4, "(float)%s", "(int)%s"),
+    ("char", 1, "(char)%s", "(int)%s"),
+    ("double", 8, "(double)%s", "(int)%s"),
+    ("float4", 16, "make_float4(%s, 0.f, 0.f, 1.f)", "(int)%s.x"),
+    ("Wide32", 32, "Wide32{{(float)%s}}", "(int)%s.x[0]"),
+]
+# Element counts are capped so that an array stays within this many bytes
+# (a kernel's shared memory within the 48 KiB nvlink allows).
+SHARED_ARRAY_BYTES = 8192
+
+
+def shared_counts(counts, size):
+    return [n for n in counts if n * size <= SHARED_ARRAY_BYTES]
+
+
+WIDE32 = "struct __align__(32) Wide32 {\n    float x[8];\n};"
+
+
+def shared_type(u, r):
+    t = r.choice(SHARED_TYPES)
+    if t[0] == "Wide32" and WIDE32 not in u.blocks:
+        u.add(WIDE32)
+    return t
+
+
 def feat_static_shared(it):
     """Static __shared__ arrays in kernels and in a device function used across units."""
     p, r = it.p, it.rng
     home = it.units[0]
-    m = r.choice([16, 32, 100, 256, 1024])
-    home.add("__device__ __noinline__ float %ssf(int v)\n{\n    __shared__ float t[%d];\n"
-             "    t[threadIdx.x %% %d] = (float)v;\n    __syncthreads();\n    return t[(v + 1) %% %d];\n}"
-             % (p, m, m, m))
+    t, size, make, num = shared_type(home, r)
+    m = r.choice(shared_counts([1, 2, 16, 32, 100, 256, 1024], size))
+    home.add("__device__ __noinline__ float %ssf(int v)\n{\n    __shared__ %s t[%d];\n"
+             "    t[threadIdx.x %% %d] = %s;\n    __syncthreads();\n    return (float)(%s);\n}"
+             % (p, t, m, m, make % "v", num % ("t[(v + 1) %% %d]" % m)))
     for u in it.units:
         if u is not home:
             u.add("__device__ float %ssf(int v);" % p)
-        n = r.choice([8, 64, 512, 2048])
+        t, size, make, num = shared_type(u, r)
+        n = r.choice(shared_counts([1, 3, 8, 64, 512, 2048], size))
         it.kernel(u, "%skern%d" % (p, u.index),
-                  "__shared__ int s[%d];\ns[threadIdx.x %% %d] = out[i];\n__syncthreads();\n"
-                  "out[i] = s[(i + 3) %% %d] + (int)%ssf(out[i]);" % (n, n, n, p))
+                  "__shared__ %s s[%d];\ns[threadIdx.x %% %d] = %s;\n__syncthreads();\n"
+                  "out[i] = %s + (int)%ssf(out[i]);"
+                  % (t, n, n, make % "out[i]", num % ("s[(i + 3) %% %d]" % n), p))
 
 
 def feat_extern_shared(it):
@@ -194,10 +228,18 @@ def feat_extern_shared(it):
 def feat_tmpl_shared(it):
     """Templated __shared__ arrays: one template, several sizes per unit."""
     p, r = it.p, it.rng
+    # One element type for every unit: the template's instances are weak
+    # copies of one definition (differing sizes are an ODR violation that
+    # both linkers refuse).
+    t, size, make, num = r.choice(SHARED_TYPES)
     for u in it.units:
-        u.add("template <int N>\n__device__ __noinline__ int %sts(int v)\n{\n    __shared__ int s[N];\n"
-              "    s[threadIdx.x %% N] = v;\n    __syncthreads();\n    return s[(v + 1) %% N];\n}" % p)
-        sizes = r.sample([4, 32, 128, 300, 1024], r.randint(1, 3))
+        if t == "Wide32" and WIDE32 not in u.blocks:
+            u.add(WIDE32)
+        u.add("template <int N>\n__device__ __noinline__ int %sts(int v)\n{\n    __shared__ %s s[N];\n"
+              "    s[threadIdx.x %% N] = %s;\n    __syncthreads();\n    return %s;\n}"
+              % (p, t, make % "v", num % "s[(v + 1) % N]"))
+        counts = shared_counts([1, 2, 4, 32, 128, 300, 1024], size)
+        sizes = r.sample(counts, r.randint(1, min(3, len(counts))))
         it.kernel(u, "%skern%d" % (p, u.index),
                   "\n".join("out[i] += %sts<%d>(out[i]);" % (p, n) for n in sizes))
 

@@ -231,6 +231,7 @@ struct OutputSection {
     };
     std::vector<WindowEntry> windowContents;
     bool keepWhenEmpty = false;            // written even at size 0
+    bool dropped = false;                  // left out by the layout
     // A shared-memory window with variables in it (not only the
     // reservation and dynamic shared memory); set by the layout.
     bool holdsVariables = false;

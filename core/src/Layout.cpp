@@ -516,25 +516,28 @@ private:
     }
 
     // The windows nvlink makes for kernels of no shared memory (setWindowSize)
-    // come in its code order, which culd's output order does not always
-    // follow (libcudadevrt's memset and memcpy kernels come reversed); after
-    // a window whose size is no multiple of 16 (the device runtime's 0x808)
-    // the padding before each, and so the segment's size, would tell:
-    // refused there (generated seed 101535 on sm_75-sm_120, with
-    // dynamic parallelism).
+    // come in its code order, which culd's output order does not follow for
+    // libcudadevrt's kernels (its memset and memcpy kernels come reversed);
+    // after one of their windows whose size is no multiple of 16 (memcpy's
+    // 0x808) the padding before the next 16-aligned one, and so the
+    // segment's size, would tell: refused there (generated seed 101535 on
+    // sm_75-sm_120, with dynamic parallelism).
     void refuseEmptyWindowsAfterUnevenOnes() const {
         if (!emptyWindowFor_)
             return;
         for (const KernelInfo &kernel : kernels_) {
             const OutputSection *window = sharedSectionOf(*kernel.symbol);
-            if (window && !window->dropped && window->size % 16 != 0)
-                throw FatalError("kernel '" + std::string(emptyWindowFor_->name) +
-                                 "' gets an empty shared-memory window (module shared "
-                                 "memory aligned to 16 beside extern __shared__ arrays) in a "
-                                 "link where the window of '" +
-                                 std::string(kernel.symbol->name) + "' is " + hex(window->size) +
-                                 " bytes: the order nvlink gives such windows is not "
-                                 "supported yet");
+            const InputSection *code = kernel.symbol->section;
+            if (!window || window->dropped || window->size % 16 == 0 || !code ||
+                !code->file->systemLibrary)
+                continue;
+            throw FatalError("kernel '" + std::string(emptyWindowFor_->name) +
+                             "' gets an empty shared-memory window (module shared memory "
+                             "aligned to 16 beside extern __shared__ arrays) in a link where the "
+                             "device runtime's kernel '" +
+                             std::string(kernel.symbol->name) + "' has a window of " +
+                             hex(window->size) +
+                             " bytes: the order nvlink gives such windows is not supported yet");
         }
     }
 

@@ -148,10 +148,14 @@ void readFunctionSectionFacts(Context &ctx, ObjectFile &file, const InputSection
             info->maxRegCount = r.value;
             info->hasMaxRegCount = true;
         } else if (r.code == EIATTR_NUM_BARRIERS) {
-            infoOf(ctx, section.owner)->numBarriers = r.value;
+            FunctionInfo *info = infoOf(ctx, section.owner);
+            info->numBarriers = r.value;
+            info->hasNumBarriers = true;
         } else if (r.code == EIATTR_EXTERNS) {
             // Kernels a function names as dependencies (it launches them,
             // or libcudadevrt says so) propagate to the kernels reaching it.
+            if (!infoOf(ctx, section.owner)->hasNumBarriers)
+                infoOf(ctx, section.owner)->externsBeforeBarriers = true;
             for (size_t i = 0; i < r.wordCount(); ++i) {
                 Symbol *s = symbolAt(file, r.word(i), section.name());
                 if (s->isEntry())

@@ -437,13 +437,20 @@ private:
                 // (a relocatable link leaves them to the final link): an
                 // unknown CRS stack before the barrier count (a kernel
                 // calling a recursive function and one using `bar.sync 5`).
+                size_t beforeBarriers = records.size();
                 if (!ctx_.opts.relocatable) {
                     appendCrsStack(records, s->owner);
+                    beforeBarriers = records.size();
                     propagateBarriers(records, s->owner);
                 }
                 if (entry && !externsInPlace && !ctx_.opts.relocatable)
-                    if (std::optional<MergedRecord> m = externsRecord(kernelDependencies(s->owner)))
-                        records.push_back(std::move(*m));
+                    if (std::optional<MergedRecord> m =
+                            externsRecord(kernelDependencies(s->owner))) {
+                        auto at = records.end();
+                        if (records.size() > beforeBarriers && externsFirstInCallee(s->owner))
+                            at = records.begin() + static_cast<std::ptrdiff_t>(beforeBarriers);
+                        records.insert(at, std::move(*m));
+                    }
                 records.insert(records.end(), std::make_move_iterator(tail.begin()),
                                std::make_move_iterator(tail.end()));
                 OutputSection *out;
@@ -652,6 +659,23 @@ private:
     // as a single-entry link: its root kernel's EXTERNS is computed anew
     // (kernelExterns), and only root kernels get a MIN_STACK_SIZE.
     bool multiEntryLink() const { return ctx_.rootKernels >= 2; }
+
+    // A kernel gaining both a barrier count and an EXTERNS list through a
+    // function that has both records gets them in that function's input
+    // order: ptxas writes the barrier count first, as culd appends them; an
+    // -r output's copy has EXTERNS first, and nvlink's final link puts the
+    // kernel's EXTERNS first then (generated seed 101567, two-step,
+    // sm_75-sm_120; its direct links keep the barrier count first).
+    bool externsFirstInCallee(Symbol *kernel) {
+        bool first = false;
+        ctx_.walker.walk(kernel, [&](Symbol *f) {
+            if (f != kernel && f->func && !f->func->externKernels.empty() &&
+                f->func->hasNumBarriers && f->func->externsBeforeBarriers)
+                first = true;
+            return true;
+        });
+        return first;
+    }
 
     // A kernel uses as many named barriers as the most any function it
     // reaches uses: raised in place, or appended when it had none.

@@ -31,6 +31,9 @@ struct FunctionInfo {
     uint32_t numBarriers = 0;  // EIATTR_NUM_BARRIERS of its .nv.info.<f>
     uint32_t maxRegCount = 0;  // EIATTR_MAXREG_COUNT of its .nv.info.<f> (a kernel's limit)
     std::vector<Symbol *> externKernels; // kernels its EIATTR_EXTERNS names
+    bool hasNumBarriers = false;
+    // Its EXTERNS record came before its NUM_BARRIERS one in the input.
+    bool externsBeforeBarriers = false;
     bool hasRegCount = false, hasFrameSize = false, hasCrsStack = false, hasMaxRegCount = false;
     std::vector<Symbol *> callees;      // direct calls (.nv.callgraph)
     // What it may reach through function pointers (buildCallGraph): the

@@ -154,12 +154,13 @@ void readFunctionSectionFacts(Context &ctx, ObjectFile &file, const InputSection
         } else if (r.code == EIATTR_EXTERNS) {
             // Kernels a function names as dependencies (it launches them,
             // or libcudadevrt says so) propagate to the kernels reaching it.
-            if (!infoOf(ctx, section.owner)->hasNumBarriers)
-                infoOf(ctx, section.owner)->externsBeforeBarriers = true;
+            FunctionInfo *info = infoOf(ctx, section.owner);
+            if (!info->hasNumBarriers)
+                info->externsBeforeBarriers = true;
             for (size_t i = 0; i < r.wordCount(); ++i) {
                 Symbol *s = symbolAt(file, r.word(i), section.name());
                 if (s->isEntry())
-                    addUnique(infoOf(ctx, section.owner)->externKernels, s);
+                    addUnique(info->externKernels, s);
             }
         }
     }

@@ -180,8 +180,7 @@ public:
         // memory is used, making one if no input had it. It decides that from
         // the inputs as read: code that dead-code elimination removed later
         // still counts.
-        bool usesExtern = usesExtern_;
-        if (!moduleShared_ && usesExtern) {
+        if (!moduleShared_ && usesExtern_) {
             moduleShared_ = ctx_.makeOutput(".nv_debug.shared", SHT_NOBITS, SHF_WRITE | SHF_ALLOC);
             moduleShared_->kind = SectionKind::SharedGlobal;
             moduleShared_->addralign = 16;
@@ -190,10 +189,10 @@ public:
         // them there) or extern arrays, it spans them plus the reservation;
         // otherwise it empties (and goes) as without -g.
         if (moduleShared_) {
-            bool spans = ctx_.opts.debug && (!coloured_.empty() || usesExtern);
+            bool spans = ctx_.opts.debug && (!coloured_.empty() || usesExtern_);
             // Where the plugin says so (sm_100+) the window kept for extern
             // arrays spans the reservation without -g too, holding nothing.
-            bool reserves = usesExtern && ctx_.target.moduleSharedSpansReservation();
+            bool reserves = usesExtern_ && ctx_.target.moduleSharedSpansReservation();
             moduleShared_->size = spans ? colouredEnd_ + reservedSize()
                                   : reserves ? reservedSize()
                                              : 0;
@@ -202,11 +201,11 @@ public:
             moduleShared_->holdsVariables = spans && !coloured_.empty();
             if (spans && wantsMap())
                 recordModuleSharedContents();
-            moduleShared_->keepWhenEmpty = usesExtern;
+            moduleShared_->keepWhenEmpty = usesExtern_;
             // Kept for extern arrays it aligns to 16, whatever the inputs'
             // alignment (a 32-aligned variable moved into its kernel's
             // window: 16; generated seed 101537, sm_75-sm_120).
-            if (usesExtern)
+            if (usesExtern_)
                 moduleShared_->addralign = 16;
         }
         placeExternShared();
@@ -224,7 +223,7 @@ private:
         std::vector<Symbol *> reached;      // functions, the kernel first
         std::vector<Symbol *> ownVars;      // own, then moved module vars
         std::vector<Symbol *> externUsers;  // reached functions using extern shared
-        bool reachesModuleShared = false, usesExtern = false;
+        bool usesExtern = false;
         uint64_t staticEnd = 0, align = 1;
     };
 
@@ -327,7 +326,6 @@ private:
                         externUser = true;
                         continue;
                     }
-                    kernel.reachesModuleShared = true;
                     size_t &last = lastKernelOf_[s];
                     if (last == k + 1)
                         continue;
@@ -493,15 +491,13 @@ private:
     // measured). .nv_debug.shared spans its variables' sizes (the weak
     // copies that lost do not count), at 16 at least with extern arrays.
     void sizeRelocatableShared() {
-        bool usesExtern = usesExtern_;
         for (KernelInfo &kernel : kernels_) {
             auto instance = ctx_.externSharedInstanceOf.find(kernel.symbol);
             bool hasInstance = instance != ctx_.externSharedInstanceOf.end();
             uint64_t align = std::max<uint64_t>(inputModuleAlign_, hasInstance ? 16 : 1);
-            OutputSection *window = sharedSectionOf(*kernel.symbol);
-            if (!window && (!usesExtern || align != 16))
+            if (!sharedSectionOf(*kernel.symbol) && (!usesExtern_ || align != 16))
                 continue;
-            window = windowFor(kernel);
+            OutputSection *window = windowFor(kernel);
             window->addralign = std::max(window->addralign, align);
             uint64_t bytes = hasInstance ? instance->second->finalValue
                                          : variableBytes(ownVarsOf_[kernel.symbol]);
@@ -509,7 +505,7 @@ private:
         }
         if (!moduleShared_)
             return;
-        if (usesExtern)
+        if (usesExtern_)
             moduleShared_->addralign = std::max<uint64_t>(moduleShared_->addralign, 16);
         moduleShared_->size =
             paddedSharedSize(variableBytes(moduleVars_), moduleShared_->addralign);

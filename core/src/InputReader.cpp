@@ -96,7 +96,6 @@ public:
                                                   "relocatable link (-r) is not supported for "
                                                   "these inputs");
             spdlog::debug("linking {} (needed)", d.file->name());
-            d.file->systemLibrary = true;
             ctx_.hostModules.push_back(std::move(d.module));
             ctx_.files.push_back(std::move(d.file));
         }

@@ -209,7 +209,6 @@ public:
                 moduleShared_->addralign = 16;
         }
         placeExternShared();
-        refuseEmptyWindowsAfterUnevenOnes();
         placeWindowsAtTheirCode();
         if (wantsMap())
             for (const KernelInfo &kernel : kernels_)
@@ -511,32 +510,6 @@ private:
             paddedSharedSize(variableBytes(moduleVars_), moduleShared_->addralign);
     }
 
-    // The windows nvlink makes for kernels of no shared memory (setWindowSize)
-    // come in its code order, which culd's output order does not follow for
-    // libcudadevrt's kernels (its memset and memcpy kernels come reversed);
-    // after one of their windows whose size is no multiple of 16 (memcpy's
-    // 0x808) the padding before the next 16-aligned one, and so the
-    // segment's size, would tell: refused there (generated seed 101535 on
-    // sm_75-sm_120, with dynamic parallelism).
-    void refuseEmptyWindowsAfterUnevenOnes() const {
-        if (!emptyWindowFor_)
-            return;
-        for (const KernelInfo &kernel : kernels_) {
-            const OutputSection *window = sharedSectionOf(*kernel.symbol);
-            const InputSection *code = kernel.symbol->section;
-            if (!window || window->dropped || window->size % 16 == 0 || !code ||
-                !code->file->systemLibrary)
-                continue;
-            throw FatalError("kernel '" + std::string(emptyWindowFor_->name) +
-                             "' gets an empty shared-memory window (module shared memory "
-                             "aligned to 16 beside extern __shared__ arrays) in a link where the "
-                             "device runtime's kernel '" +
-                             std::string(kernel.symbol->name) + "' has a window of " +
-                             hex(window->size) +
-                             " bytes: the order nvlink gives such windows is not supported yet");
-        }
-    }
-
     // While module variables aligned to 32 or more stay coloured beside
     // extern arrays, nvlink's windows and .nv_debug.shared follow rules
     // that differ by target (sm_90: every kernel gets a window, aligned to
@@ -732,8 +705,6 @@ private:
                 out->dropped = true;
             return;
         }
-        if (end == 0 && !kernel.usesExtern)
-            emptyWindowFor_ = kernel.symbol;
         if (!out)
             out = sharedOf_[kernel.symbol] = makeSharedSection(*kernel.symbol);
         out->size = end + reserved;
@@ -840,7 +811,6 @@ private:
     OutputSection *moduleShared_ = nullptr;
     uint64_t inputModuleAlign_ = 1; // inputModuleSharedAlign(), once
     bool usesExtern_ = false;       // anyInputUsesExternShared(), once
-    Symbol *emptyWindowFor_ = nullptr; // a kernel given a window of nothing
     uint64_t colouredEnd_ = 0;
     std::unordered_map<const Symbol *, OutputSection *> sharedOf_, textOf_;
 };

@@ -4,8 +4,9 @@
 #   -DCULD=<culd>  -DCULD_DIFF=<culd-diff>  -DFIXTURE_DIR=<tests/fixtures/case/arch>
 #   -DOUT_DIR=<where culd writes>  -DEXPECT=ok|error  [-DKNOWN_GAP=ON]
 #
-# ok:    culd exits 0, and `culd-diff culd.cubin nvlink.cubin` says IDENTICAL or
-#        EQUIVALENT.
+# ok:    culd exits 0, and `culd-diff --code-order culd.cubin nvlink.cubin`
+#        says IDENTICAL or EQUIVALENT (with the per-function sections made
+#        as code is merged in nvlink's order).
 # error: culd exits non-zero (not a crash) with nvlink's exit status
 #        (nvlink.rc: 255 for reported errors such as undefined references,
 #        1 for fatal ones) and leaves no output file.
@@ -98,7 +99,7 @@ elseif(NOT rc EQUAL 0)
 elseif(NOT EXISTS ${out_file})
   problem("culd exited 0 but wrote no ${out_file}")
 else()
-  execute_process(COMMAND ${CULD_DIFF} ${out_file} ${FIXTURE_DIR}/nvlink.cubin
+  execute_process(COMMAND ${CULD_DIFF} --code-order ${out_file} ${FIXTURE_DIR}/nvlink.cubin
     RESULT_VARIABLE diff_rc OUTPUT_VARIABLE diff_out ERROR_VARIABLE diff_err)
   culd_check_diff_exit("${diff_rc}" "${diff_out}${diff_err}")
   if(diff_rc STREQUAL "1")

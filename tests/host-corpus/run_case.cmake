@@ -55,7 +55,7 @@ foreach(line IN LISTS lines)
     list(APPEND problems "culd failed (${rc}) for ${expected}: ${se}")
     continue()
   endif()
-  execute_process(COMMAND ${CULD_DIFF} ${OUT}/${produced} ${FIXTURE}/${expected}
+  execute_process(COMMAND ${CULD_DIFF} --code-order ${OUT}/${produced} ${FIXTURE}/${expected}
     RESULT_VARIABLE drc OUTPUT_VARIABLE dout ERROR_VARIABLE derr)
   culd_check_diff_exit("${drc}" "${dout}${derr}")
   if(drc STREQUAL "1")

@@ -119,6 +119,33 @@ std::vector<uint8_t> swapSymbols(const std::vector<uint8_t> &original, uint32_t 
     return out;
 }
 
+// Renumbers sections `x` and `y`: their headers trade places and every
+// reference by index follows (st_shndx, sh_link, and sh_info where it names
+// a section). Contents stay where they are.
+std::vector<uint8_t> swapSectionHeaders(const std::vector<uint8_t> &original, uint32_t x,
+                                        uint32_t y) {
+    std::vector<uint8_t> out = original;
+    ElfFile f = parse(original, "original");
+    auto remap = [&](uint32_t i) { return i == x ? y : i == y ? x : i; };
+    for (const ElfSection &s : f.sections()) {
+        if (s.index == 0)
+            continue;
+        uint64_t header = sectionHeaderOffset(f, remap(s.index));
+        store(out, header, load<elf::Shdr64>(original, sectionHeaderOffset(f, s.index)));
+        store<uint32_t>(out, header + offsetof(elf::Shdr64, link), remap(s.link));
+        if (s.isRelocation() || (s.flags & elf::SHF_INFO_LINK))
+            store<uint32_t>(out, header + offsetof(elf::Shdr64, info), remap(s.info));
+    }
+    const ElfSection &symtab = f.section(f.symtabIndex());
+    for (uint64_t e = symtab.offset; e < symtab.offset + symtab.size; e += sizeof(elf::Sym64)) {
+        uint64_t at = e + offsetof(elf::Sym64, shndx);
+        uint16_t shndx = load<uint16_t>(original, at);
+        if (shndx != elf::SHN_UNDEF && shndx < elf::SHN_LORESERVE)
+            store<uint16_t>(out, at, static_cast<uint16_t>(remap(shndx)));
+    }
+    return out;
+}
+
 std::string hex(uint64_t value) {
     std::ostringstream out;
     out << "0x" << std::hex << value;
@@ -173,6 +200,25 @@ TEST_CASE("cubin diff: renumbered symbols are equivalent", "[cubindiff]") {
         CHECK(s.verdict == CubinDiffVerdict::Different);
         CHECK(mentions(s, DiffKind::Symbol, "symbol order"));
     }
+}
+
+TEST_CASE("cubin diff: code order is reported on request only", "[cubindiff]") {
+    std::vector<uint8_t> bytes = readFile(kSm90);
+    ElfFile f = parse(bytes, "A");
+    // Two .text sections trade places (headers, names and sh_info with them).
+    uint32_t x = sectionNamed(f, ".text._Z6clampiiii").index,
+             y = sectionNamed(f, ".text._Z5scalefi").index;
+    std::vector<uint8_t> copy = swapSectionHeaders(bytes, x, y);
+    CubinDiffResult r = diffBytes(bytes, copy);
+    INFO(report(r));
+    CHECK(r.verdict == CubinDiffVerdict::Equivalent);
+
+    CubinDiffOptions code;
+    code.codeOrder = true;
+    CubinDiffResult c = diffBytes(bytes, copy, code);
+    INFO(report(c));
+    CHECK(c.verdict == CubinDiffVerdict::Different);
+    CHECK(mentions(c, DiffKind::Section, "code order"));
 }
 
 TEST_CASE("cubin diff: the linker's own tkinfo record is not compared", "[cubindiff]") {

@@ -43,6 +43,7 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, int &exitCode
     CommandLine cl;
     std::vector<std::string> files;
     po::options_description visible("options");
+    // clang-format off
     visible.add_options()
         ("help,h", "print this help")
         ("verbose,v", po::bool_switch(&cl.verbose), "list every difference")
@@ -51,7 +52,10 @@ std::optional<CommandLine> parseCommandLine(int argc, char **argv, int &exitCode
         ("ignore-section", po::value(&cl.diff.ignoredSections)->composing(),
          "skip the section(s) of this name (repeatable)")
         ("strict-order", po::bool_switch(&cl.diff.strictOrder),
-         "also report layout-only differences: section and symbol order, raw segment sizes");
+         "also report layout-only differences: section and symbol order, raw segment sizes")
+        ("code-order", po::bool_switch(&cl.diff.codeOrder),
+         "also report a different order of .text.<f>, .nv.shared.<k> and .nv.capmerc.text.<f>");
+    // clang-format on
     po::options_description all;
     all.add(visible).add_options()("file", po::value(&files));
     po::positional_options_description positional;

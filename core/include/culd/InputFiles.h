@@ -38,9 +38,6 @@ public:
     // where the target would regenerate some of this code (CrossTarget.cpp).
     bool ptxAlternative = false;
 
-    // libcudadevrt's device code, joined because the link needs it.
-    bool systemLibrary = false;
-
     // Input sections by ELF index (nullptr for sections the linker rebuilds
     // or ignores).
     std::vector<InputSection *> sections;

@@ -579,6 +579,19 @@ private:
         }
         if (options_.strictOrder)
             compareOrder(DiffKind::Section, "section order", orderA, orderB);
+        else if (options_.codeOrder)
+            compareOrder(DiffKind::Section, "code order", madeWithCode(orderA),
+                         madeWithCode(orderB));
+    }
+
+    // The keys of the sections made per function as code is merged.
+    static std::vector<std::string> madeWithCode(const std::vector<std::string> &keys) {
+        std::vector<std::string> made;
+        for (const std::string &key : keys)
+            if (startsWith(key, ".text.") || startsWith(key, ".nv.shared.") ||
+                startsWith(key, ".nv.capmerc.text."))
+                made.push_back(key);
+        return made;
     }
 
     void compareOrder(DiffKind kind, const std::string &subject,

@@ -51,6 +51,11 @@ struct CubinDiffOptions {
     // Also report pure layout differences: section order, symbol order and
     // raw segment sizes (which include alignment padding).
     bool strictOrder = false;
+    // Also report a different order of the sections a linker makes per
+    // function as it merges code (.text.<f>, .nv.shared.<k>,
+    // .nv.capmerc.text.<f>): no meaning of its own, but nvlink's windows
+    // take their addresses in that order (docs/culd-diff.md).
+    bool codeOrder = false;
     // Section names skipped entirely (content, header and presence).
     std::vector<std::string> ignoredSections;
     // Names relocation types in messages; "type 0x<n>" when empty. Called

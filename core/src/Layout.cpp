@@ -163,8 +163,11 @@ public:
         layoutModuleShared();
         inputModuleAlign_ = inputModuleSharedAlign();
         usesExtern_ = anyInputUsesExternShared();
-        if (!ctx_.opts.relocatable)
-            refuseWideColouredBesideExternShared();
+        // Module variables aligned to more than 16 that stay coloured beside
+        // extern arrays change what nvlink keeps (corpus 188).
+        wideColoured_ = !ctx_.opts.relocatable && usesExtern_ && !coloured_.empty() &&
+                        std::max(inputModuleAlign_, moduleAlign) > 16;
+        refuseWideColouredBesideExternShared();
         for (size_t k = 0; k < kernels_.size(); ++k)
             layoutKernel(k, moduleAlign);
         if (ctx_.opts.relocatable) {
@@ -204,9 +207,12 @@ public:
             moduleShared_->keepWhenEmpty = usesExtern_;
             // Kept for extern arrays it aligns to 16, whatever the inputs'
             // alignment (a 32-aligned variable moved into its kernel's
-            // window: 16; generated seed 101537, sm_75-sm_120).
-            if (usesExtern_)
+            // window: 16; generated seed 101537, sm_75-sm_120). Beside
+            // coloured variables aligned to more it goes, and under -g keeps
+            // their alignment (corpus 188, sm_75-sm_121).
+            if (usesExtern_ && !wideColoured_)
                 moduleShared_->addralign = 16;
+            moduleShared_->dropped = wideColoured_ && !ctx_.opts.debug;
         }
         placeExternShared();
         placeWindowsAtTheirCode();
@@ -511,13 +517,13 @@ private:
     }
 
     // While module variables aligned to 32 or more stay coloured beside
-    // extern arrays, nvlink's windows and .nv_debug.shared follow rules
-    // that differ by target (sm_90: every kernel gets a window, aligned to
-    // 32; sm_75, sm_89, sm_100, sm_120: a kernel using only the arrays gets
-    // none; .nv_debug.shared goes on all of them): refused, naming the
-    // variable.
+    // extern arrays, nvlink drops .nv_debug.shared and gives a kernel of no
+    // static shared memory a window only where the plugin says so
+    // (CULD_ARCH_F_WIDE_COLOURED_SHARED, ..._WIDE_EMPTY_WINDOWS: measured on
+    // sm_75-sm_121). Where it does not (CUDA 11.8 targets), refused, naming
+    // the variable.
     void refuseWideColouredBesideExternShared() const {
-        if (!usesExtern_ || inputModuleAlign_ < 32 || coloured_.empty())
+        if (!wideColoured_ || ctx_.target.wideColouredShared())
             return;
         for (const Symbol *v : moduleVars_)
             if (sharedAlignment(*v) >= 32)
@@ -525,10 +531,11 @@ private:
                                  v->file->name() + "' aligned to " +
                                  std::to_string(sharedAlignment(*v)) +
                                  ", beside extern __shared__ arrays and module shared variables "
-                                 "several kernels (or none) use, is not supported yet");
+                                 "several kernels (or none) use, is not supported for this "
+                                 "target");
         throw FatalError("module shared memory (.nv_debug.shared) aligned to " +
                          std::to_string(inputModuleAlign_) +
-                         " beside extern __shared__ arrays is not supported yet");
+                         " beside extern __shared__ arrays is not supported for this target");
     }
 
     // The kernel's `externsharedinstance` (sizeRelocatableShared grows its
@@ -700,7 +707,7 @@ private:
         // below they get none). A window an input brings holding nothing
         // (one an -r link made) goes otherwise (the library set's CUB
         // kernels, two-step, sm_90 and sm_100).
-        if (end == 0 && !(usesExtern_ && kernel.align == 16)) {
+        if (end == 0 && !getsEmptyWindow(kernel)) {
             if (out)
                 out->dropped = true;
             return;
@@ -712,6 +719,16 @@ private:
         // The window's alignment is what its variables need; the input
         // section's own (ptxas may write 8 for a 1-byte array) is not kept.
         out->addralign = kernel.align;
+    }
+
+    // Whether a kernel without static shared memory gets a window: where
+    // extern arrays are used and its alignment is 16, or more where the
+    // plugin says so (sm_90: every kernel beside wide coloured variables;
+    // elsewhere none there, the arrays' users neither; corpus 188).
+    bool getsEmptyWindow(const KernelInfo &kernel) const {
+        if (!usesExtern_ || kernel.align < 16)
+            return false;
+        return kernel.align == 16 || ctx_.target.wideEmptyWindows();
     }
 
     // Window contents are recorded only for the link map (MapFile.cpp).
@@ -811,6 +828,7 @@ private:
     OutputSection *moduleShared_ = nullptr;
     uint64_t inputModuleAlign_ = 1; // inputModuleSharedAlign(), once
     bool usesExtern_ = false;       // anyInputUsesExternShared(), once
+    bool wideColoured_ = false;     // coloured variables aligned to 32+ beside extern arrays
     uint64_t colouredEnd_ = 0;
     std::unordered_map<const Symbol *, OutputSection *> sharedOf_, textOf_;
 };

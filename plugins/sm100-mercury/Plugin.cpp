@@ -52,7 +52,7 @@ culd_arch_info blackwell(uint32_t sm) {
               CULD_ARCH_F_NO_RESOLVED_RELOCS | CULD_ARCH_F_MODULE_SHARED_RESERVED |
               CULD_ARCH_F_EMPTY_WINDOWS_UNNAMED | CULD_ARCH_F_REPLACED_FRAMES_DROPPED |
               CULD_ARCH_F_LOST_COPY_BANKS_DROPPED | CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE |
-              CULD_ARCH_F_EXTERN_SHARED_INSTANCES;
+              CULD_ARCH_F_EXTERN_SHARED_INSTANCES | CULD_ARCH_F_WIDE_COLOURED_SHARED;
     a.phdr_layout = CULD_PHDR_SPLIT;
     a.num_info_tail_codes = sizeof kInfoTailCodes / sizeof kInfoTailCodes[0];
     a.info_tail_codes = kInfoTailCodes;

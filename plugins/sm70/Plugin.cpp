@@ -35,7 +35,7 @@ culd_arch_info voltaToAda(uint32_t sm) {
     culd_arch_info a = culd::nvidia::archInfo(sm);
     a.flags = CULD_ARCH_F_REL_ACTION | CULD_ARCH_F_TEXT_REGCOUNT |
               CULD_ARCH_F_RELOCATABLE_PHENTSIZE | CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE |
-              CULD_ARCH_F_EXTERN_SHARED_INSTANCES;
+              CULD_ARCH_F_EXTERN_SHARED_INSTANCES | CULD_ARCH_F_WIDE_COLOURED_SHARED;
     a.elf_abi = CULD_ELF_ABI_V8;
     a.elf_flags_low = culd::nvidia::kElfV8FlagsSass;
     a.reserved_smem = 0;
@@ -45,10 +45,12 @@ culd_arch_info voltaToAda(uint32_t sm) {
 
 // sm_70 and sm_72 were dropped before CUDA 13, so only the v7 form exists
 // (and what nvlink 11.8 writes under -r for an undefined variable or extern
-// __shared__ arrays is not measured).
+// __shared__ arrays, or for wide coloured shared memory beside those, is not
+// measured).
 culd_arch_info cuda12Only(culd_arch_info a) {
     a.flags &= ~static_cast<uint32_t>(CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE |
-                                      CULD_ARCH_F_EXTERN_SHARED_INSTANCES);
+                                      CULD_ARCH_F_EXTERN_SHARED_INSTANCES |
+                                      CULD_ARCH_F_WIDE_COLOURED_SHARED);
     a.elf_abi = CULD_ELF_ABI_V7;
     a.elf_flags_low = culd::nvidia::kElfV7FixedFlags;
     return a;

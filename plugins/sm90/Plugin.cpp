@@ -26,10 +26,11 @@ culd_arch_info hopper(uint32_t sm) {
     // nvlink 13.0's Hopper writer drops the frame description of a
     // replaced weak copy with a stack frame (110-weak-replaced-with-frame),
     // and the constant bank of a weak copy that lost goes with its code.
-    a.flags = CULD_ARCH_F_REL_ACTION | CULD_ARCH_F_COMPAT |
-              CULD_ARCH_F_RELOCATABLE_PHENTSIZE | CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL |
-              CULD_ARCH_F_REPLACED_FRAMES_DROPPED | CULD_ARCH_F_LOST_COPY_BANKS_DROPPED |
-              CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE | CULD_ARCH_F_EXTERN_SHARED_INSTANCES;
+    a.flags = CULD_ARCH_F_REL_ACTION | CULD_ARCH_F_COMPAT | CULD_ARCH_F_RELOCATABLE_PHENTSIZE |
+              CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL | CULD_ARCH_F_REPLACED_FRAMES_DROPPED |
+              CULD_ARCH_F_LOST_COPY_BANKS_DROPPED | CULD_ARCH_F_UNDEFINED_DATA_MINUS_ONE |
+              CULD_ARCH_F_EXTERN_SHARED_INSTANCES | CULD_ARCH_F_WIDE_COLOURED_SHARED |
+              CULD_ARCH_F_WIDE_EMPTY_WINDOWS;
     a.elf_abi = CULD_ELF_ABI_V8;
     a.elf_flags_low = culd::nvidia::kElfV8FlagsSass;
     a.reserved_smem = 0x400;

@@ -300,6 +300,27 @@ TEST_CASE("arch flags reach the output", "[plugin-boundary]") {
         CHECK(named(flagged, ".nv.shared._Z12k_dyn_staticPi"));
         CHECK_FALSE(named(flagged, ".nv_debug.shared"));
     }
+    SECTION("WIDE_COLOURED_SHARED and WIDE_EMPTY_WINDOWS") {
+        // A 32-aligned array kfirst and ksecond reach (coloured), an extern
+        // array kdyn uses, and kplain, which has no shared memory.
+        const std::vector<fs::path> inputs = {fixture(
+            "188-extern-shared-beside-coloured-32-aligned-shared", "sm_90", "kernels.cubin")};
+        const uint32_t wide = CULD_ARCH_F_WIDE_COLOURED_SHARED | CULD_ARCH_F_WIDE_EMPTY_WINDOWS;
+        MockDescriptor unmodelled("sm90");
+        unmodelled.arch(90).flags &= ~wide;
+        LinkResult refused = link(unmodelled, "sm_90", inputs);
+        CHECK_THAT(refused.outcome, Catch::Contains("is not supported for this target"));
+        auto [everyKernel, usersOnly] = linkEdited(
+            "sm90", 90, [](culd_arch_info &a) { a.flags &= ~CULD_ARCH_F_WIDE_EMPTY_WINDOWS; }, {},
+            inputs);
+        CHECK_FALSE(everyKernel.section(".nv_debug.shared"));
+        CHECK_FALSE(usersOnly.section(".nv_debug.shared"));
+        const ElfSection *plainWindow = everyKernel.section(".nv.shared._Z6kplainPi");
+        REQUIRE(plainWindow);
+        CHECK(plainWindow->addralign == 32);
+        CHECK_FALSE(usersOnly.section(".nv.shared._Z6kplainPi"));
+        CHECK_FALSE(usersOnly.section(".nv.shared._Z4kdynPi"));
+    }
     SECTION("LINKER_SYMBOLS_CUDA_OBJECT and LATE_SECTION_SYMBOLS_LAST") {
         MockDescriptor plain("sm90");
         LinkResult sorted = link(plain, "sm_90", crossFile("sm_90"));

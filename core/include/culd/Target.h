@@ -70,6 +70,8 @@ public:
     bool externSharedInstances() const {
         return arch_.flags & CULD_ARCH_F_EXTERN_SHARED_INSTANCES;
     }
+    bool wideColouredShared() const { return arch_.flags & CULD_ARCH_F_WIDE_COLOURED_SHARED; }
+    bool wideEmptyWindows() const { return arch_.flags & CULD_ARCH_F_WIDE_EMPTY_WINDOWS; }
     bool linksFrameByEntry() const { return arch_.flags & CULD_ARCH_F_FRAME_BY_ENTRY; }
     // Whether .nv.info.<f> records of this code follow the reversed others.
     bool isInfoTailCode(uint32_t code) const;

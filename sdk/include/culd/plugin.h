@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define CULD_PLUGIN_ABI_MAJOR 2u
-#define CULD_PLUGIN_ABI_MINOR 11u
+#define CULD_PLUGIN_ABI_MINOR 12u
 
 /* Name of the single exported entry point. */
 #define CULD_PLUGIN_ENTRY_NAME "culd_plugin_entry"
@@ -185,11 +185,11 @@ typedef enum culd_reloc_style {
 
 /* Per-target feature flags. */
 enum {
-    CULD_ARCH_F_REL_ACTION = 1u << 0,       /* write .nv.rel.action */
-    CULD_ARCH_F_COMPAT = 1u << 1,           /* write .nv.compat */
-    CULD_ARCH_F_MERCURY = 1u << 2,          /* inputs carry a Mercury shadow set */
-    CULD_ARCH_F_TEXT_REGCOUNT = 1u << 3,    /* .text sh_info top byte = regs */
-    CULD_ARCH_F_CONST0_AFTER_DATA = 1u << 4,/* .nv.constant0.<k> after NOBITS */
+    CULD_ARCH_F_REL_ACTION = 1u << 0,        /* write .nv.rel.action */
+    CULD_ARCH_F_COMPAT = 1u << 1,            /* write .nv.compat */
+    CULD_ARCH_F_MERCURY = 1u << 2,           /* inputs carry a Mercury shadow set */
+    CULD_ARCH_F_TEXT_REGCOUNT = 1u << 3,     /* .text sh_info top byte = regs */
+    CULD_ARCH_F_CONST0_AFTER_DATA = 1u << 4, /* .nv.constant0.<k> after NOBITS */
     /* --preserve-relocs keeps only part of what was resolved: the link warns
      * that the option is not fully implemented, as nvlink does. */
     CULD_ARCH_F_PRESERVE_RELOCS_PARTIAL = 1u << 5,
@@ -243,7 +243,19 @@ enum {
      * static end (rounded up to 16) and points that code's references at
      * it; the arrays are defined in .nv_debug.shared (nvlink 13.0,
      * sm_75-sm_121). Without it, the core refuses such a link. ABI 2.10. */
-    CULD_ARCH_F_EXTERN_SHARED_INSTANCES = 1u << 16
+    CULD_ARCH_F_EXTERN_SHARED_INSTANCES = 1u << 16,
+    /* While module shared variables aligned to more than 16 stay coloured
+     * (several kernels, or none, reach them) beside extern __shared__
+     * arrays, a final link drops .nv_debug.shared (under -g it stays,
+     * aligned as those variables), and a kernel of no static shared memory
+     * gets no window (nvlink 13.0, sm_75-sm_121). Without it, the core
+     * refuses such a link. ABI 2.12. */
+    CULD_ARCH_F_WIDE_COLOURED_SHARED = 1u << 17,
+    /* With CULD_ARCH_F_WIDE_COLOURED_SHARED: a kernel of no static shared
+     * memory still gets a window there (the reservation, aligned as those
+     * variables), as every kernel does while they are aligned to 16
+     * (nvlink 13.0, sm_90). ABI 2.12. */
+    CULD_ARCH_F_WIDE_EMPTY_WINDOWS = 1u << 18
 };
 
 /* Program headers of an executable (non -r) output. */

@@ -2,9 +2,9 @@
 // (coloured) and an extern __shared__ array another kernel uses. nvlink's
 // windows differ by target here: on sm_90 every kernel gets one, aligned
 // to 32; on sm_75, sm_89, sm_100 and sm_120 the extern array's user gets
-// none; .nv_debug.shared goes on all of them. culd refuses the link,
-// naming the array (generated seed 101537's host link, where host-side
-// dead-code elimination left such an array reached by no kernel).
+// none; .nv_debug.shared goes on all of them (generated seed 101537's
+// host link, where host-side dead-code elimination left such an array
+// reached by no kernel).
 struct __align__(32) Block {
     float x[8];
 };

@@ -16,7 +16,12 @@ gen-variable-latency.py SEED FAMILY: only one family of those operations
 nvlink does to that kind of producer can be measured alone. The
 double-registers family is the double family with every operand a
 register (DADD, DMUL, DFMA on two loaded doubles), as in Thrust's and
-CUB's reductions of doubles; the other families' output is unchanged."""
+CUB's reductions of doubles. The shared-atomic-based family is the
+shared-atomic family through a pointer into the array at an offset known
+only at run time (ATOMS 0x38c: the address a register alone, ptxas's LEA
+having added the window's uniform base), as CUB's onesweep radix sort
+has it; atomicMax (signed) and atomicAdd (unsigned) drawn alike. The other families' output is
+unchanged."""
 import random
 import sys
 
@@ -33,6 +38,7 @@ FAMILIES = {
     "half": [6],
     "atomic": [7, 8, 10],
     "shared-atomic": [9],
+    "shared-atomic-based": [9],
     "warp": [11, 12, 13],
     "texture": [14],
     "load": [15, 16, 17],
@@ -70,6 +76,8 @@ def value(r, depth=0):
         return "atomicAdd(p + (i & 7), %d)" % r.randrange(1, 9)
     if c == 8:
         return "atomicCAS(p + %d, acc, i)" % r.randrange(16)
+    if c == 9 and FAMILY == "shared-atomic-based":
+        return "%s(&sb[i & 31], acc)" % r.choice(["atomicMax", "atomicAdd"])
     if c == 9:
         return "atomicMax(&s[i & 63], acc)"
     if c == 10:
@@ -136,11 +144,12 @@ def main():
     for k in range(3):
         body = " ".join(statement(r) for _ in range(r.randrange(2, 7)))
         base = r.choice(["0", "blockIdx.x * blockDim.x"])
+        based = "int *sb = s + (n & 31); " if FAMILY == "shared-atomic-based" else ""
         out.append('extern "C" __global__ void vl%d_%d(int *p, float *f, double *d, '
                    "cudaTextureObject_t t, int n) "
-                   "{ __shared__ int s[64]; int i = threadIdx.x + %s; int acc = %s; "
+                   "{ __shared__ int s[64]; %sint i = threadIdx.x + %s; int acc = %s; "
                    "s[i & 63] = i; __syncthreads(); %s p[i + 100] = acc; }"
-                   % (seed, k, base, value(r), body))
+                   % (seed, k, based, base, value(r), body))
     print("\n".join(out))
 
 

@@ -212,7 +212,8 @@ public:
             // their alignment (corpus 188, sm_75-sm_121).
             if (usesExtern_ && !wideColoured_)
                 moduleShared_->addralign = 16;
-            moduleShared_->dropped = wideColoured_ && !ctx_.opts.debug;
+            if (wideColoured_ && !ctx_.opts.debug)
+                moduleShared_->dropped = true;
         }
         placeExternShared();
         placeWindowsAtTheirCode();

@@ -13,7 +13,9 @@ arch
   twostep:    each linker's -r output linked again by the same linker, with
               the device runtime when the program needs it (on request)
 and compare: the exit statuses must agree (0 vs non-zero), and when both
-linked, culd-diff must say IDENTICAL or EQUIVALENT.  Failures are classified
+linked, culd-diff --code-order must say IDENTICAL or EQUIVALENT (the
+per-function sections made as code merges in nvlink's order, since the
+windows nvlink makes take their addresses in it).  Failures are classified
 into signatures and kept in <out>/failures/<signature>/<case>/.
 
     run.py -n 100 -j 2                 # 100 random programs
@@ -218,7 +220,7 @@ def classify(tools, link_dir, nv, culd, host):
         return "culd-accepts-" + slug(normalize(first_error(nv[2]))), nv[2]
     if nrc != 0:
         return None, "both refused"
-    rc, out, err = run_cmd([tools.culd_diff, "culd.cubin", "nv.cubin"], link_dir)
+    rc, out, err = run_cmd([tools.culd_diff, "--code-order", "culd.cubin", "nv.cubin"], link_dir)
     if rc not in (0, 1):
         return "culd-diff-error", out + err
     if rc == 1:

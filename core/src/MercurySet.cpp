@@ -18,6 +18,7 @@
 #include "culd/Context.h"
 #include "culd/Diagnostics.h"
 #include "culd/Link.h"
+#include "culd/NvInfo.h"
 #include "culd/Strings.h"
 
 #include <cstring>
@@ -233,34 +234,75 @@ void useFirstCopys(const ObjectFile &file, const RelocsOf &relocsOf, const Input
     *mine->second = *theirs->second;
 }
 
-using AttributesOf = std::unordered_map<const InputSection *, const InputSection *>;
+using AttributesOf = std::unordered_map<const InputSection *, InputSection *>;
 
 // Each function's .nv.info.<f> in `file`, by its .text.
 AttributesOf indexAttributes(const ObjectFile &file) {
     AttributesOf of;
-    for (const InputSection *s : file.sections)
+    for (InputSection *s : file.sections)
         if (s && s->kind == SectionKind::NvInfoFunc && s->text)
             of[s->text] = s;
     return of;
 }
 
-// The copies' .nv.info.<f> must hold the same bytes: nvlink finds those by
-// name too, and where they differ (an -r output of units with the device
-// runtime, one copy's listing a launched kernel in EXTERNS: difftest seed
-// 88001, sm_100/sm_120 two-step) its choice is not measured.
-void requireSameAttributes(const ObjectFile &file, const AttributesOf &attributesOf,
-                           const InputSection &first, const InputSection &copy) {
-    auto attributes = [&](const InputSection &text) -> const InputSection * {
+// Whether two attribute sections (either may be absent) hold the same bytes.
+bool sameBytes(const InputSection *a, const InputSection *b) {
+    if (!a || !b)
+        return a == b;
+    ByteView x = a->bytes(), y = b->bytes();
+    return x.size == y.size && (x.size == 0 || std::memcmp(x.data, y.data, x.size) == 0);
+}
+
+// Whether two attribute sections are both there and the same but for their
+// EXTERNS records.
+bool differOnlyInExterns(const ObjectFile &file, const InputSection *a, const InputSection *b) {
+    if (!a || !b)
+        return false;
+    auto others = [&](const InputSection &s) {
+        std::vector<NvInfoRecord> kept;
+        for (const NvInfoRecord &r : parseNvInfo(s.bytes(), {file.name(), s.name()}))
+            if (r.code != EIATTR_EXTERNS)
+                kept.push_back(r);
+        return kept;
+    };
+    std::vector<NvInfoRecord> x = others(*a), y = others(*b);
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                      [](const NvInfoRecord &r, const NvInfoRecord &s) {
+                          return r.format == s.format && r.code == s.code && r.value == s.value &&
+                                 r.payload.size == s.payload.size &&
+                                 (r.payload.size == 0 ||
+                                  std::memcmp(r.payload.data, s.payload.data, r.payload.size) == 0);
+                      });
+}
+
+// nvlink finds a function's .nv.info.<f> by name too: every copy takes the
+// first copy's attributes. Where an -r output of units with the device
+// runtime has one copy list a launched kernel in EXTERNS (nvlink's -r put
+// it there) the final link gives every copy, and the kernels calling it,
+// what the first copy lists: the entry where the first has it, none where
+// only a later one does (difftest seeds 88001, 100400, 100711, 102583,
+// 102648 with three copies, 102692; sm_100-sm_121 two-step links), in
+// both sets. Copies whose attributes differ otherwise are not measured:
+// refused.
+void useFirstCopysAttributes(const ObjectFile &file, const AttributesOf &attributesOf,
+                             const InputSection &first, const InputSection &copy) {
+    auto attributes = [&](const InputSection &text) -> InputSection * {
         auto it = attributesOf.find(&text);
         return it == attributesOf.end() ? nullptr : it->second;
     };
-    const InputSection *theirs = attributes(first), *mine = attributes(copy);
-    ByteView a = theirs ? theirs->bytes() : ByteView{}, b = mine ? mine->bytes() : ByteView{};
-    if ((theirs == nullptr) != (mine == nullptr) || a.size != b.size ||
-        (a.size && std::memcmp(a.data, b.data, a.size) != 0))
+    InputSection *theirs = attributes(first), *mine = attributes(copy);
+    if (sameBytes(theirs, mine))
+        return;
+    InputSection *theirShadow = theirs ? theirs->shadow : nullptr;
+    InputSection *myShadow = mine ? mine->shadow : nullptr;
+    if (!differOnlyInExterns(file, theirs, mine) ||
+        !(sameBytes(theirShadow, myShadow) || differOnlyInExterns(file, theirShadow, myShadow)))
         throw FatalError(file.name() + ": function '" + functionName(copy) +
                          "' is defined more than once with different attributes (.nv.info); "
                          "nvlink finds them by name, which culd does not model here");
+    mine->attributesFrom = theirs;
+    if (myShadow)
+        myShadow->attributesFrom = theirShadow;
 }
 
 // nvlink finds a function's relocations by the function's name. An input
@@ -286,7 +328,7 @@ void patchCopiesAsTheFirst(ObjectFile &file) {
     const RelocsOf mercury = indexByTarget(file.mercuryRelocSections);
     const AttributesOf attributesOf = indexAttributes(file);
     for (auto [first, copy] : copies) {
-        requireSameAttributes(file, attributesOf, *first, *copy);
+        useFirstCopysAttributes(file, attributesOf, *first, *copy);
         useFirstCopys(file, sass, *first, *copy);
         useFirstCopys(file, mercury, *first->shadow, *copy->shadow);
     }

@@ -168,9 +168,14 @@ struct InputSection {
     // reaches it (FunctionBanks.cpp), and their Mercury twins.
     std::vector<OutputSection *> copies;
 
+    // A .nv.info.<f> of a function whose first copy of the same name in
+    // this input gives the attributes (nvlink finds them by name;
+    // MercurySet.cpp): its bytes are that copy's.
+    const InputSection *attributesFrom = nullptr;
+
     std::string_view name() const { return header->name; }
-    ByteView bytes() const { return header->data; }
-    uint64_t size() const { return header->size; }
+    ByteView bytes() const { return attributesFrom ? attributesFrom->bytes() : header->data; }
+    uint64_t size() const { return attributesFrom ? attributesFrom->size() : header->size; }
     // What reaches the output: size() unless linked record by record.
     uint64_t linkedSize() const {
         return records.active ? records.linkedSize : rewritten.empty() ? size() : rewritten.size();

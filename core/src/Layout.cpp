@@ -163,13 +163,19 @@ public:
         layoutModuleShared();
         inputModuleAlign_ = inputModuleSharedAlign();
         usesExtern_ = anyInputUsesExternShared();
+        // While any module variable stays coloured (global shared is not
+        // empty), every window takes the alignment the inputs' module-shared
+        // sections ask for, whether the kernel reaches them or not; variables
+        // moved in count like the kernel's own. -r does so always
+        // (sizeRelocatableShared).
+        if (!coloured_.empty() && !ctx_.opts.relocatable)
+            colouredWindowAlign_ = std::max(inputModuleAlign_, moduleAlign);
         // Module variables aligned to more than 16 that stay coloured beside
         // extern arrays change what nvlink keeps (corpus 188).
-        wideColoured_ = !ctx_.opts.relocatable && usesExtern_ && !coloured_.empty() &&
-                        std::max(inputModuleAlign_, moduleAlign) > 16;
+        wideColoured_ = usesExtern_ && colouredWindowAlign_ > 16;
         refuseWideColouredBesideExternShared();
         for (size_t k = 0; k < kernels_.size(); ++k)
-            layoutKernel(k, moduleAlign);
+            layoutKernel(k);
         if (ctx_.opts.relocatable) {
             refuseUnexplainedSharedSections();
             if (usesExtern_)
@@ -402,7 +408,7 @@ private:
     }
 
     // Step 2 of the header comment; extern arrays are placed afterwards.
-    void layoutKernel(size_t index, uint64_t moduleAlign) {
+    void layoutKernel(size_t index) {
         KernelInfo &kernel = kernels_[index];
         uint64_t start = 0;
         for (Symbol *f : kernel.reached) {
@@ -414,15 +420,7 @@ private:
                     start = std::max(start, s->finalValue + s->size);
         }
         sortWindowVariables(kernel.ownVars);
-        // While any module variable stays coloured (global shared is not
-        // empty), every window takes the alignment the inputs' module-shared
-        // sections ask for, whether the kernel reaches them or not; variables
-        // moved in count like the kernel's own. -r does so always
-        // (sizeRelocatableShared).
-        if (!coloured_.empty() && !ctx_.opts.relocatable)
-            kernel.align = std::max(inputModuleAlign_, moduleAlign);
-        else
-            kernel.align = 1;
+        kernel.align = colouredWindowAlign_;
         kernel.staticEnd = allocate(kernel.ownVars, start, &kernel.align);
         if (ctx_.opts.debug && !ctx_.opts.relocatable)
             for (Symbol *v : kernel.ownVars)
@@ -829,7 +827,8 @@ private:
     OutputSection *moduleShared_ = nullptr;
     uint64_t inputModuleAlign_ = 1; // inputModuleSharedAlign(), once
     bool usesExtern_ = false;       // anyInputUsesExternShared(), once
-    bool wideColoured_ = false;     // coloured variables aligned to 32+ beside extern arrays
+    uint64_t colouredWindowAlign_ = 1; // every window's, while module variables stay coloured
+    bool wideColoured_ = false;        // coloured variables aligned to 32+ beside extern arrays
     uint64_t colouredEnd_ = 0;
     std::unordered_map<const Symbol *, OutputSection *> sharedOf_, textOf_;
 };

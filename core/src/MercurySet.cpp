@@ -21,7 +21,6 @@
 #include "culd/NvInfo.h"
 #include "culd/Strings.h"
 
-#include <cstring>
 #include <unordered_map>
 
 namespace culd {
@@ -246,11 +245,8 @@ AttributesOf indexAttributes(const ObjectFile &file) {
 }
 
 // Whether two attribute sections (either may be absent) hold the same bytes.
-bool sameBytes(const InputSection *a, const InputSection *b) {
-    if (!a || !b)
-        return a == b;
-    ByteView x = a->bytes(), y = b->bytes();
-    return x.size == y.size && (x.size == 0 || std::memcmp(x.data, y.data, x.size) == 0);
+bool sameAttributes(const InputSection *a, const InputSection *b) {
+    return a && b ? sameBytes(a->bytes(), b->bytes()) : a == b;
 }
 
 // Whether two attribute sections are both there and the same but for their
@@ -269,9 +265,7 @@ bool differOnlyInExterns(const ObjectFile &file, const InputSection *a, const In
     return std::equal(x.begin(), x.end(), y.begin(), y.end(),
                       [](const NvInfoRecord &r, const NvInfoRecord &s) {
                           return r.format == s.format && r.code == s.code && r.value == s.value &&
-                                 r.payload.size == s.payload.size &&
-                                 (r.payload.size == 0 ||
-                                  std::memcmp(r.payload.data, s.payload.data, r.payload.size) == 0);
+                                 sameBytes(r.payload, s.payload);
                       });
 }
 
@@ -291,12 +285,13 @@ void useFirstCopysAttributes(const ObjectFile &file, const AttributesOf &attribu
         return it == attributesOf.end() ? nullptr : it->second;
     };
     InputSection *theirs = attributes(first), *mine = attributes(copy);
-    if (sameBytes(theirs, mine))
+    if (sameAttributes(theirs, mine))
         return;
     InputSection *theirShadow = theirs ? theirs->shadow : nullptr;
     InputSection *myShadow = mine ? mine->shadow : nullptr;
     if (!differOnlyInExterns(file, theirs, mine) ||
-        !(sameBytes(theirShadow, myShadow) || differOnlyInExterns(file, theirShadow, myShadow)))
+        !(sameAttributes(theirShadow, myShadow) ||
+          differOnlyInExterns(file, theirShadow, myShadow)))
         throw FatalError(file.name() + ": function '" + functionName(copy) +
                          "' is defined more than once with different attributes (.nv.info); "
                          "nvlink finds them by name, which culd does not model here");

@@ -9,6 +9,7 @@
 #include "culd/Elf.h"
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,11 @@ struct ByteView {
     const uint8_t *begin() const { return data; }
     const uint8_t *end() const { return data + size; }
 };
+
+// Whether two ranges hold the same bytes.
+inline bool sameBytes(ByteView a, ByteView b) {
+    return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
+}
 
 // Whether a section has bytes in the file. Besides SHT_NOBITS, the CUDA
 // memory-space types of relocatable cubins (.nv.global, .nv.shared.*,

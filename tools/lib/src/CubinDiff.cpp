@@ -890,10 +890,6 @@ private:
     }
 };
 
-bool sameBytes(ByteView a, ByteView b) {
-    return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
-}
-
 } // namespace
 
 CubinDiffResult diffCubins(const ElfFile &a, const ElfFile &b, const CubinDiffOptions &options) {

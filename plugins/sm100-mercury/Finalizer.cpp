@@ -235,6 +235,9 @@ static bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 return false;
             if (!checkNotJoinOnlyHolder(i, pick, beside.joinOnly & ~taken, error))
                 return false;
+            if (!inRange[i] && !load && !joins && roles.forced.empty() && roles.rederived.empty() &&
+                !checkPickSeenAtIssue(deps, colour, i, f, old, pick, error))
+                return false;
             colour[g] = pick;
             if (joins) {
                 sharing = true;

@@ -33,7 +33,7 @@ Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pendi
                           const std::vector<bool> &reached, const std::vector<bool> &inRange,
                           const Rederived &rd) {
     const size_t n = code.size();
-    Dependencies d{UnionFind(n * 2), {}, std::vector<std::vector<Slot>>(n), {}, {}, {}, {}};
+    Dependencies d{UnionFind(n * 2), {}, std::vector<std::vector<Slot>>(n), {}, {}, {}, {}, {}};
     // A wait releases the producers pending on its barrier together: one
     // group, an edge each. So does an EXIT, for the producers it finds
     // pending and nothing waits on: ptxas put them on one barrier, and they
@@ -101,7 +101,9 @@ Dependencies dependencies(const std::vector<Insn> &code, const std::vector<Pendi
     for (const auto &[slot, consumer] : rd.consumer)
         for (size_t i = slot / 2 + 1; i <= consumer; ++i)
             markLive(i, slot);
+    d.consumes.resize(n);
     for (const auto &[slot, consumer] : d.edges) {
+        d.consumes[consumer].push_back(slot);
         auto [it, inserted] = d.firstConsumer.emplace(d.groups.find(slot), consumer);
         if (!inserted)
             it->second = std::min(it->second, consumer);

@@ -227,6 +227,50 @@ bool checkNotJoinOnlyHolder(size_t i, uint32_t pick, uint32_t joinOnly, std::str
     return false;
 }
 
+// Past the R1 load's range a group takes ptxas's index where it is free,
+// else the lowest one no group live with it holds (takenBeside). Where
+// that is neither ptxas's index nor the lowest colour free as the producer
+// issues (the barriers its own wait releases counted free or not), a
+// group coloured before it holds the lower colours only later in its span:
+// on another path past a join, or around a loop. nvlink resolves that
+// both ways (generated special-register kernel sr3039_0: a store's read
+// barrier in one arm of an if took the colour of a group pending on the
+// other arm past the join, 1, where culd wrote 2; libcudadevrt's
+// memcpy_3d_device kept such groups apart), so it is refused. Measured
+// 2026-12-08 over 12,000 generated kernels (gen-special-registers seeds
+// 3000-3599 and 4000-4299, fence-and-atomics and variable-latency seeds
+// 3000-3149 and 4000-4149, warp-shuffle, ordered-atomics and
+// many-parameter seeds from 3000, sm_100 and sm_120): 11 kernels culd
+// wrote different from nvlink's without a word are refused, and 4 it wrote
+// as nvlink did. Not asked in kernels with forced or re-derived producers,
+// whose liveness is modelled up to their first read only (it would refuse
+// memcpy_3d_device, which culd writes as nvlink does).
+bool checkPickSeenAtIssue(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+                          size_t i, unsigned f, uint32_t old, uint32_t pick, std::string &error) {
+    if (pick == old || pick >= kNumBarriers)
+        return true;
+    uint32_t released = 0;
+    for (Slot s : deps.consumes[i])
+        if (uint32_t c = slotColour(deps.groups, colour, s); c < kNumBarriers)
+            released |= 1u << c;
+    uint32_t pending = 0;
+    for (Slot h : deps.liveAt[i])
+        if (uint32_t c = slotColour(deps.groups, colour, h); c < kNumBarriers)
+            pending |= 1u << c;
+    pending &= ~released;
+    if (f == 0)
+        if (uint32_t c = slotColour(deps.groups, colour, static_cast<Slot>(i * 2 + 1));
+            c < kNumBarriers)
+            pending |= 1u << c; // its own read barrier, coloured first
+    if (pick == lowestFree(pending) || pick == lowestFree(pending | released))
+        return true;
+    error = "the producer at offset " + hex(i * 16) + " would take barrier " +
+            std::to_string(pick) + ", neither ptxas's nor the lowest free where it issues (" +
+            std::to_string(lowestFree(pending)) +
+            "); nvlink's barrier for it there is not understood";
+    return false;
+}
+
 // A producer on the R1 load's barrier needed past a conditional EXIT with
 // one barrier free joins the group of the second wait after it (exitJoin):
 // measured on constant loads. An LDS there took the free barrier instead

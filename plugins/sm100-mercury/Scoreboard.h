@@ -180,6 +180,8 @@ struct Dependencies {
     // The groups the may-analysis finds pending at each instruction: liveAt
     // before re-derived producers and echoes extend it.
     std::vector<std::vector<Slot>> pendingAt;
+    // The producers each instruction waits for (edges by consumer).
+    std::vector<std::vector<Slot>> consumes;
 };
 
 // Where each barrier is next waited on, seen from `at`: groups sharing a
@@ -383,6 +385,8 @@ bool checkLoopCarriedMerges(const std::vector<Insn> &code, Dependencies &deps,
                             const std::vector<bool> &inRange, std::string &error);
 bool checkExitJoinMeasured(const std::vector<Insn> &code, Slot g, std::string &error);
 bool checkNotJoinOnlyHolder(size_t i, uint32_t pick, uint32_t joinOnly, std::string &error);
+bool checkPickSeenAtIssue(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+                          size_t i, unsigned f, uint32_t old, uint32_t pick, std::string &error);
 bool laterMemberMeetsHolderOnEveryPath(const Successors &succ, Dependencies &deps,
                                        const std::unordered_map<Slot, uint32_t> &colour, Slot g,
                                        uint32_t old, size_t &member);

@@ -70,6 +70,7 @@ std::vector<Insn> rewritten(std::vector<Insn> code,
 void checkRefused(std::vector<Insn> code, const char *why) {
     std::string error;
     CHECK_FALSE(rewriteScoreboards(code, error));
+    INFO(error);
     CHECK(error.find(why) != std::string::npos);
 }
 
@@ -1502,9 +1503,14 @@ TEST_CASE("mercury finaliser: a group's later member meeting a barrier its first
     CHECK(error.find("the producer at offset 0x40 is grouped with later producers that issue "
                      "while the one at offset 0x10 holds its barrier on another path") !=
           std::string::npos);
-    // With the store released before the LDG issues, it is one group.
+    // With the store released before the LDG issues, it is one group; but
+    // the atomic (the group's first) issues with its old 0 free and would
+    // take 1 for the store, pending on the other path past the join only:
+    // neither ptxas's index nor the lowest free there, which nvlink
+    // resolves both ways (checkPickSeenAtIssue), so refused too.
     code[5] = make(kLdg, 0, kNone, 1 << 1);
-    CHECK(rewriteScoreboards(code, error));
+    checkRefused(code, "the producer at offset 0x40 would take barrier 1, neither ptxas's nor "
+                       "the lowest free where it issues (0)");
 }
 
 TEST_CASE("mercury finaliser: a barrier waited on right after it is set needs a stall of 2",
@@ -1573,12 +1579,14 @@ TEST_CASE("mercury finaliser: groups pending together only past a join", "[mercu
     std::vector<Insn> past = kernel(false);
     checkRefused(past, "the producers at offsets 0x10 and 0x40 are pending together only past a "
                        "join of paths");
-    // Live together only where the join releases one of them
-    // (libcudadevrt's memcpy_3d_device): kept apart, as nvlink does.
-    std::vector<Insn> atJoin = rewritten(kernel(true));
-    CHECK(rbar(atJoin[1]) == 0);
-    CHECK(rbar(atJoin[4]) == 1);
-    CHECK(waits(atJoin[6]) == 1u << 0);
+    // Live together only where the join releases one of them: nvlink kept
+    // them apart in libcudadevrt's memcpy_3d_device (which holds forced
+    // shares, where culd still does so) and shared such a barrier in
+    // generated kernels (sr3039_0). Without forced shares the SHFL's
+    // colour would be neither ptxas's 0 nor the 0 free where it issues:
+    // refused (checkPickSeenAtIssue).
+    checkRefused(kernel(true), "the producer at offset 0x40 would take barrier 1, neither "
+                               "ptxas's nor the lowest free where it issues (0)");
     // The SHFL issuing where the STS is released meets it there: a real
     // conflict (generated __trap() kernels), kept apart.
     std::vector<Insn> meet = kernel(false);
@@ -1864,11 +1872,16 @@ TEST_CASE("mercury finaliser: generated special-register kernels", "[mercury]") 
                                 "waits for both");
     // sr634_2: past the range a SHFL's read barrier (ptxas's 0) would move
     // to 1, its write barrier's group, met across a join, holding 0; nvlink
-    // kept W1 R0. Refused.
+    // kept W1 R0. Refused: 0 is free where the SHFL issues
+    // (checkPickSeenAtIssue; checkReadBarrierNotTaken refused it before).
     checkRewrittenSampleRefused("sr634_2.sm_100",
-                                "the producer at offset 0x2a0 (opcode 0xf89) would have "
-                                "its read barrier moved off 0 and its write barrier put "
-                                "there");
+                                "the producer at offset 0x2a0 would take barrier 1, neither "
+                                "ptxas's nor the lowest free where it issues (0)");
+    // sr3445_2: the same for an F2I whose read barrier is free where it
+    // issues: refused by checkReadBarrierNotTaken.
+    checkRewrittenSampleRefused("sr3445_2.sm_100",
+                                "the producer at offset 0x1f0 (opcode 0x305) would have its read "
+                                "barrier moved off 0 and its write barrier put there");
     checkRewrittenSampleRefused("sr341_2.sm_100",
                                 "the producer at offset 0x1a0 would take barrier 0, "
                                 "held by a group it meets only where a join of paths "
@@ -2163,4 +2176,61 @@ TEST_CASE("mercury finaliser: double arithmetic in register form is a measured k
     // registers (0x22b) beside F2I.F64 inside the range; refused as a kind
     // not measured before, the same rules give nvlink's code.
     checkSampleMatches("vr1_2.sm_120");
+}
+
+TEST_CASE("mercury finaliser: a reuse follows its release across fall-through control",
+          "[mercury]") {
+    // sr3031_1 (a BSSY between the wait and an F2I) and sr3281_0 (a guarded
+    // BRA before an LDS): the released group moved from ptxas's 1 to 0 and
+    // the reuse follows it, as nvlink does.
+    for (const char *kernel : {"sr3031_1.sm_100", "sr3281_0.sm_100"})
+        checkSampleMatches(kernel);
+    // Hand-made: the S2R at 1 moves from 1 to 0 in the range; 3 releases
+    // it; the S2R at 5 reuses ptxas's 1 past control at 4 that may fall
+    // through, and follows to 0. An unguarded BRA there ends the straight
+    // line: the reuse keeps 1.
+    auto kernel = [](Insn between) {
+        return std::vector<Insn>{ldcR1(0),
+                                 make(kS2R, 1),                     // 1: -> 0
+                                 make(kIadd, kNone, kNone, 1 << 0), // 2: the range ends
+                                 make(kIadd, kNone, kNone, 1 << 1), // 3: releases 1
+                                 between,                           // 4
+                                 make(kS2R, 1),                     // 5
+                                 make(kIadd, kNone, kNone, 1 << 1), // 6
+                                 exitInsn()};
+    };
+    Insn bssy = make(0x945);
+    CHECK(wbar(rewritten(kernel(bssy))[5]) == 0);
+    CHECK(wbar(rewritten(kernel(bra(4, 6, true)))[5]) == 0);
+    std::vector<Insn> jump = kernel(bra(4, 5, false));
+    CHECK(wbar(rewritten(jump)[5]) == 1);
+}
+
+TEST_CASE("mercury finaliser: a reuse does not take the colour its own other barrier holds",
+          "[mercury]") {
+    // An ATOMS-like producer with both barriers: its read barrier keeps
+    // ptxas's 0; its write barrier reuses ptxas's 1, released just before
+    // with the group now on 0 -- taken by its own read barrier, so it keeps
+    // 1 (generated special-register kernels sr3165_1, sr3220_0 once the
+    // straight line ran past WARPSYNC).
+    constexpr uint32_t kAtoms = 0x389;
+    std::vector<Insn> code{ldcR1(0),
+                           make(kS2R, 1),                     // 1: -> 0
+                           make(kIadd, kNone, kNone, 1 << 0), // 2: the range ends
+                           make(kIadd, kNone, kNone, 1 << 1), // 3: releases 1
+                           make(kAtoms, 1, 0),                // 4: W1 R0
+                           make(kIadd, kNone, kNone, 0b11),   // 5
+                           exitInsn()};
+    std::vector<Insn> out = rewritten(code);
+    CHECK(rbar(out[4]) == 0);
+    CHECK(wbar(out[4]) == 1);
+}
+
+TEST_CASE("mercury finaliser: a colour neither ptxas's nor free at issue is refused", "[mercury]") {
+    // sr3039_0: a store's read barrier in the second arm of an if would take
+    // 2 (its 0 taken, 1 held by a group pending on the first arm past the
+    // join); nvlink took 1, the lowest free where it issues.
+    checkRewrittenSampleRefused("sr3039_0.sm_100",
+                                "the producer at offset 0x180 would take barrier 2, neither "
+                                "ptxas's nor the lowest free where it issues (1)");
 }

@@ -2234,3 +2234,22 @@ TEST_CASE("mercury finaliser: a colour neither ptxas's nor free at issue is refu
                                 "the producer at offset 0x180 would take barrier 2, neither "
                                 "ptxas's nor the lowest free where it issues (1)");
 }
+
+TEST_CASE("mercury finaliser: a global load right after a drain keeps ptxas's index", "[mercury]") {
+    // oa3005_2 (a generated ordered-atomic kernel): libcu++'s scoped atomics
+    // (0x3aa, 0x58d), measured. Hand-made, as oa3051_0 and oa4003_2 on
+    // sm_120 (an LDG after MEMBAR and a wait on all six barriers, where
+    // nvlink kept its 3 and its 1): past the range an LDG on 3 with 2 free
+    // takes 2; after a drain with no producer between it keeps 3.
+    checkSampleMatches("oa3005_2.sm_100");
+    auto kernel = [](bool drained) {
+        return std::vector<Insn>{ldcR1(0),
+                                 make(kIadd, kNone, kNone, 1 << 0), // the range ends
+                                 make(kIadd, kNone, kNone, drained ? 0x3fu : 0u),
+                                 make(kLdg, 3),
+                                 make(kIadd, kNone, kNone, 1 << 3),
+                                 exitInsn()};
+    };
+    CHECK(wbar(rewritten(kernel(false))[3]) == 2);
+    CHECK(wbar(rewritten(kernel(true))[3]) == 3);
+}

@@ -227,6 +227,27 @@ bool checkNotJoinOnlyHolder(size_t i, uint32_t pick, uint32_t joinOnly, std::str
     return false;
 }
 
+// The colours of the groups pending where instruction i issues, less those
+// its own wait releases (`released`); for a write barrier, with the
+// instruction's read barrier, coloured first.
+static uint32_t coloursAtIssue(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
+                               size_t i, unsigned f, uint32_t &released) {
+    released = 0;
+    for (Slot s : deps.consumes[i])
+        if (uint32_t c = slotColour(deps.groups, colour, s); c < kNumBarriers)
+            released |= 1u << c;
+    uint32_t pending = 0;
+    for (Slot h : deps.liveAt[i])
+        if (uint32_t c = slotColour(deps.groups, colour, h); c < kNumBarriers)
+            pending |= 1u << c;
+    pending &= ~released;
+    if (f == 0)
+        if (uint32_t c = slotColour(deps.groups, colour, static_cast<Slot>(i * 2 + 1));
+            c < kNumBarriers)
+            pending |= 1u << c;
+    return pending;
+}
+
 // Past the R1 load's range a group takes ptxas's index where it is free,
 // else the lowest one no group live with it holds (takenBeside). Where
 // that is neither ptxas's index nor the lowest colour free as the producer
@@ -250,18 +271,7 @@ bool checkPickSeenAtIssue(Dependencies &deps, const std::unordered_map<Slot, uin
     if (pick == old || pick >= kNumBarriers)
         return true;
     uint32_t released = 0;
-    for (Slot s : deps.consumes[i])
-        if (uint32_t c = slotColour(deps.groups, colour, s); c < kNumBarriers)
-            released |= 1u << c;
-    uint32_t pending = 0;
-    for (Slot h : deps.liveAt[i])
-        if (uint32_t c = slotColour(deps.groups, colour, h); c < kNumBarriers)
-            pending |= 1u << c;
-    pending &= ~released;
-    if (f == 0)
-        if (uint32_t c = slotColour(deps.groups, colour, static_cast<Slot>(i * 2 + 1));
-            c < kNumBarriers)
-            pending |= 1u << c; // its own read barrier, coloured first
+    const uint32_t pending = coloursAtIssue(deps, colour, i, f, released);
     if (pick == lowestFree(pending) || pick == lowestFree(pending | released))
         return true;
     error = "the producer at offset " + hex(i * 16) + " would take barrier " +
@@ -269,6 +279,49 @@ bool checkPickSeenAtIssue(Dependencies &deps, const std::unordered_map<Slot, uin
             std::to_string(lowestFree(pending)) +
             "); nvlink's barrier for it there is not understood";
     return false;
+}
+
+// The same for the later members of a group, which take the colour of its
+// first: past the range, one whose group colour is neither ptxas's index
+// for it nor the lowest free where it issues, while no earlier member of
+// the group is pending there (ptxas did not put it beside one), is
+// refused. Corpus 195 (sr2432_1, sm_100 and sm_120): a store in a loop
+// whose read barrier reuses the barrier of an S2R it waits on, grouped with
+// it through its own read pending around the loop, took the S2R's 2;
+// nvlink kept its 0, free there. Measured 2026-12-08 over the sets of
+// checkPickSeenAtIssue and gen-variable-latency seeds 1-100 (default,
+// double and warp families): 4 kernels culd wrote different are refused
+// (sr3253_1 and an ordered-atomic kernel, sm_100 and sm_120), none it
+// wrote as nvlink did.
+bool checkMembersSeenAtIssue(const std::vector<Insn> &code, const std::vector<bool> &reached,
+                             const std::vector<bool> &inRange, Dependencies &deps,
+                             const std::unordered_map<Slot, uint32_t> &colour, std::string &error) {
+    for (size_t i = 0; i < code.size(); ++i) {
+        if (!reached[i] || inRange[i])
+            continue;
+        for (unsigned f = 0; f < 2; ++f) {
+            const Slot s = static_cast<Slot>(i * 2 + f);
+            const uint32_t old = getBits(code[i], kSlotBits[f], 3);
+            const Slot g = deps.groups.find(s);
+            if (old >= kNumBarriers || g == s || (f == 0 && isLongLatencyLoad(code[i])))
+                continue;
+            const uint32_t c = slotColour(deps.groups, colour, s);
+            if (c == old || c >= kNumBarriers)
+                continue;
+            uint32_t released = 0;
+            const uint32_t pending = coloursAtIssue(deps, colour, i, f, released);
+            const std::vector<Slot> &members = deps.members[g];
+            const bool besideEarlier = (pending >> c & 1) && members.front() / 2 < i;
+            if (besideEarlier || c == lowestFree(pending) || c == lowestFree(pending | released))
+                continue;
+            error = "the producer at offset " + hex(i * 16) + " would take its group's barrier " +
+                    std::to_string(c) +
+                    ", neither ptxas's nor the lowest free where it issues; nvlink's barrier "
+                    "for it there is not understood";
+            return false;
+        }
+    }
+    return true;
 }
 
 // A producer on the R1 load's barrier needed past a conditional EXIT with

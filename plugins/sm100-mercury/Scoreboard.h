@@ -385,6 +385,9 @@ bool checkLoopCarriedMerges(const std::vector<Insn> &code, Dependencies &deps,
                             const std::vector<bool> &inRange, std::string &error);
 bool checkExitJoinMeasured(const std::vector<Insn> &code, Slot g, std::string &error);
 bool checkNotJoinOnlyHolder(size_t i, uint32_t pick, uint32_t joinOnly, std::string &error);
+bool checkMembersSeenAtIssue(const std::vector<Insn> &code, const std::vector<bool> &reached,
+                             const std::vector<bool> &inRange, Dependencies &deps,
+                             const std::unordered_map<Slot, uint32_t> &colour, std::string &error);
 bool checkPickSeenAtIssue(Dependencies &deps, const std::unordered_map<Slot, uint32_t> &colour,
                           size_t i, unsigned f, uint32_t old, uint32_t pick, std::string &error);
 bool laterMemberMeetsHolderOnEveryPath(const Successors &succ, Dependencies &deps,

@@ -2233,6 +2233,12 @@ TEST_CASE("mercury finaliser: a colour neither ptxas's nor free at issue is refu
     checkRewrittenSampleRefused("sr3039_0.sm_100",
                                 "the producer at offset 0x180 would take barrier 2, neither "
                                 "ptxas's nor the lowest free where it issues (1)");
+    // sr2432_1 (corpus 195): a later member of a group, a store in a loop
+    // tied to an S2R through its read barrier pending around the loop,
+    // would take the group's 2; nvlink kept its 0, free where it issues.
+    checkRewrittenSampleRefused("sr2432_1.sm_100",
+                                "the producer at offset 0x1d0 would take its group's barrier 2, "
+                                "neither ptxas's nor the lowest free where it issues");
 }
 
 TEST_CASE("mercury finaliser: a global load right after a drain keeps ptxas's index", "[mercury]") {

@@ -2236,6 +2236,13 @@ TEST_CASE("mercury finaliser: a colour neither ptxas's nor free at issue is refu
     // sr2432_1 (corpus 195): a later member of a group, a store in a loop
     // tied to an S2R through its read barrier pending around the loop,
     // would take the group's 2; nvlink kept its 0, free where it issues.
+    // sr3201_2: an LDC sharing by choice, with 5 free, a SHFL's barrier:
+    // nvlink split it off; culd splits it as a forced share and, the
+    // SHFL's operands not modelled, refuses.
+    checkRewrittenSampleRefused("sr3201_2.sm_100",
+                                "shares a scoreboard barrier for want of a free one; nvlink "
+                                "re-derives its dependencies from the registers, which culd "
+                                "cannot do here");
     checkRewrittenSampleRefused("sr2432_1.sm_100",
                                 "the producer at offset 0x1d0 would take its group's barrier 2, "
                                 "neither ptxas's nor the lowest free where it issues");

@@ -47,7 +47,8 @@ SAMPLES = ["dv49_0.sm_100", "dv105_0.sm_100", "dv95_0.sm_120", "dv192_1.sm_100",
            "sr3026_0.sm_100", "oa14_2.sm_100", "oa47_1.sm_100", "sr2640_2.sm_100",
            "sr1786_0.sm_100", "sr2800_1.sm_100", "sr3318_0.sm_100", "sr1343_1.sm_100",
            "vr1_2.sm_120", "sr3031_1.sm_100", "sr3281_0.sm_100", "sr3039_0.sm_100",
-           "sr3445_2.sm_100", "oa3005_2.sm_100", "sr2432_1.sm_100"]
+           "sr3445_2.sm_100", "oa3005_2.sm_100", "sr2432_1.sm_100",
+           "sr3201_2.sm_100"]
 # Generated samples by name prefix: the generator and the arguments after
 # its seed (a family of gen-variable-latency.py, whose kernels are all
 # named vlSEED_K).

@@ -19,6 +19,12 @@ nvlink's byte for byte. For reference it also scores the study's rule H2
 Prints, per arch (the directory name sm_XXX) and in total: functions,
 functions nvlink changed, exact functions and instructions for culd, H2 and
 "copy unchanged"; with -v every miss and its first differing instruction.
+
+With --per-kernel it runs each kernel the finaliser would rewrite alone
+instead (every other kernel's stack-pointer load stripped of its barrier,
+so W3 leaves it as it is) and prints one line per kernel, DIR KERNEL
+EXACT|DIFF|REFUSED [why], then the counts: one refused kernel no longer
+hides the rest of its link.
 """
 import argparse
 import collections
@@ -300,6 +306,59 @@ def measure(dirs, plugin, verbose):
     report("total", grand)
 
 
+def alone(image, funcs, name):
+    """image with every kernel but `name` stripped of its stack-pointer
+    load's barrier, so the finaliser rewrites `name` alone."""
+    img = bytearray(image)
+    for other, off, size in funcs:
+        if other == name:
+            continue
+        for k, w in enumerate(words(img[off:off + size])):
+            if is_r1_load(w):
+                at = off + k * 16
+                img[at:at + 16] = setf(w, 110, 3, 7).to_bytes(16, "little")
+                break
+    return bytes(img)
+
+
+def measure_per_kernel(dirs, plugin):
+    fin = Finaliser(plugin)
+    totals = collections.Counter()
+    for d in dirs:
+        out_path = os.path.join(d, "nvlink.cubin")
+        if not os.path.exists(out_path):
+            continue
+        base = os.path.basename(os.path.normpath(d))
+        arch = base if base.startswith("sm_") else os.path.basename(
+            os.path.dirname(os.path.normpath(d)))
+        sm = int("".join(ch for ch in arch[3:] if ch.isdigit()))
+        out = Elf(open(out_path, "rb").read())
+        inputs = [Elf(open(p, "rb").read()) for p in sorted(glob.glob(os.path.join(d, "*.cubin")))
+                  if os.path.basename(p) not in ("nvlink.cubin", "wp.cubin")]
+        try:
+            pre, funcs = pre_image(out, inputs, fin, sm)
+        except RuntimeError as e:
+            print(d, "*", "REFUSED", e)
+            totals["REFUSED"] += 1
+            continue
+        w3 = w3_kernels(Elf(pre))
+        for name, off, size in funcs:
+            if name not in w3:
+                continue
+            img = alone(pre, funcs, name)
+            try:
+                got = fin.run(sm, img) or img
+            except RuntimeError as e:
+                print(d, name, "REFUSED", str(e).split("': ", 1)[-1])
+                totals["REFUSED"] += 1
+                continue
+            verdict = "EXACT" if got[off:off + size] == out.raw[off:off + size] else "DIFF"
+            print(d, name, verdict)
+            totals[verdict] += 1
+    print("kernels: %d exact, %d different, %d refused" % (
+        totals["EXACT"], totals["DIFF"], totals["REFUSED"]))
+
+
 def report(label, t):
     def pct(a, b):
         return "%d/%d (%.1f %%)" % (a, b, 100.0 * a / b) if b else "0/0"
@@ -319,9 +378,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--plugin", required=True, help="libculd-plugin-sm100-mercury.so")
     ap.add_argument("-v", action="store_true", help="print the differing control words")
+    ap.add_argument("--per-kernel", action="store_true",
+                    help="finalise each kernel alone and print a verdict per kernel")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
-    measure(args.dirs, args.plugin, args.v)
+    if args.per_kernel:
+        measure_per_kernel(args.dirs, args.plugin)
+    else:
+        measure(args.dirs, args.plugin, args.v)
 
 
 if __name__ == "__main__":

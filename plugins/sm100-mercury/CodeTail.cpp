@@ -12,7 +12,6 @@
 // whose frame rows name the return (docs/nvlink-findings.md, "Blackwell").
 #include "CodeTail.h"
 #include "Finalizer.h"
-#include "Operands.h"
 
 #include <vector>
 
@@ -23,12 +22,10 @@ namespace {
 constexpr uint64_t kInstructionSize = 16;
 constexpr uint64_t kReturnMercurySize = 32;
 constexpr uint32_t kNopOpcode12 = 0x918;
-constexpr uint32_t kPlainBranch = 0x0947; // unguarded-form BRA (not .DIV, not uniform)
 
 bool isNop(const Insn &i) { return (i.lo & 0xfff) == kNopOpcode12; }
 bool isBranchToItself(const Insn &i) {
-    return opcode13(i) == kPlainBranch && guard(i) == kAlways &&
-           branchOffsetBytes(i) == -static_cast<int64_t>(kInstructionSize);
+    return alwaysJumps(i) && branchOffsetBytes(i) == -static_cast<int64_t>(kInstructionSize);
 }
 bool isReturn(const Insn &i) { return opcode9(i) == kRet && guard(i) == kAlways; }
 

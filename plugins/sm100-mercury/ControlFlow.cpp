@@ -45,11 +45,7 @@ bool buildSuccessors(const std::vector<Insn> &code, const std::vector<uint64_t> 
                 return false;
             }
             s[0] = target;
-            // Only the plain unguarded BRA (0x0947) always jumps. The
-            // uniform-predicate form (0x547) and BRA.DIV (0x1947, bit 91:
-            // taken when the warp diverges from the mask in URa, guarded by
-            // PT -- CUB's warp scans) are conditional.
-            if (opcode13(insn) != 0x0947 || guard(insn) != kAlways)
+            if (!alwaysJumps(insn))
                 s[1] = next;
         } else if (op == kBrx && !jumpTargets.empty()) {
             succ.indirect[static_cast<size_t>(i)] = true;

@@ -130,7 +130,7 @@ static bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
     // Kernels with forced or re-derived producers skip the checks of
     // colours against the state at issue: their liveness is modelled up
     // to their first read only (checkPickSeenAtIssue).
-    const bool sharesRederived = !roles.forced.empty() || !roles.rederived.empty();
+    const bool anyRederived = !roles.forced.empty() || !roles.rederived.empty();
 
     if (forTextures && (!checkNoLoadBesideTextures(code, reached, p0, error) ||
                         !checkWriteJoinsReadsOnSomePaths(code, succ, reached, inRange, deps,
@@ -240,7 +240,7 @@ static bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
                 return false;
             if (!checkNotJoinOnlyHolder(i, pick, beside.joinOnly & ~taken, error))
                 return false;
-            if (!inRange[i] && !load && !joins && !sharesRederived &&
+            if (!inRange[i] && !load && !joins && !anyRederived &&
                 !checkPickSeenAtIssue(deps, colour, i, f, old, pick, error))
                 return false;
             colour[g] = pick;
@@ -253,8 +253,7 @@ static bool reallocate(std::vector<Insn> &code, size_t p0, uint32_t b0,
             return false;
     }
 
-    if ((!sharesRederived &&
-         !checkMembersSeenAtIssue(code, reached, inRange, deps, colour, error)) ||
+    if ((!anyRederived && !checkMembersSeenAtIssue(code, reached, inRange, deps, colour, error)) ||
         !checkLoopCarriedMerges(code, deps, colour, inRange, error) ||
         !checkTexturesKeptTheirBarriers(code, reached, groups, colour, error) ||
         !checkDepbarsKeepTheirBarriers(code, in, reached, p0, groups, colour, error))

@@ -80,6 +80,11 @@ void writeCode(uint8_t *p, const std::vector<Insn> &code);
 // false when the offset does not fit the field.
 int64_t branchOffsetBytes(const Insn &insn);
 bool setBranchOffsetBytes(Insn &insn, int64_t bytes);
+// Whether a BRA always jumps: only the plain unguarded form (0x0947). The
+// uniform-predicate form (0x547) and BRA.DIV (0x1947, bit 91: taken when
+// the warp diverges from the mask in URa, guarded by PT -- CUB's warp
+// scans) are conditional.
+bool alwaysJumps(const Insn &bra);
 
 bool isStackPointerLoad(const Insn &insn);
 // CALL of any kind (direct, indirect, to internal slow paths).

@@ -2,6 +2,7 @@
 // ranges of the 128-bit word (the scoreboard fields, the opcode), whole
 // functions as instruction vectors, and the BRA target encoding.
 #include "Finalizer.h"
+#include "Operands.h"
 
 #include <cstring>
 
@@ -58,6 +59,8 @@ int64_t branchOffsetBytes(const Insn &i) {
                                      : static_cast<int64_t>(raw);
     return words * 4;
 }
+
+bool alwaysJumps(const Insn &bra) { return opcode13(bra) == kBraPlain && guard(bra) == kAlways; }
 
 bool setBranchOffsetBytes(Insn &i, int64_t bytes) {
     constexpr int64_t kLimit = int64_t(1) << 55;

@@ -114,7 +114,7 @@ static bool endsStraightLine(const Insn &insn) {
     if (!isControlClass(op) || fallsThroughOnly(op))
         return false;
     if (op == kBra)
-        return opcode13(insn) == kBraPlain && guard(insn) == kAlways;
+        return alwaysJumps(insn);
     if (op == kExit)
         return guard(insn) == kAlways;
     return true;

@@ -248,6 +248,12 @@ static uint32_t coloursAtIssue(Dependencies &deps, const std::unordered_map<Slot
     return pending;
 }
 
+// Whether colour c is the lowest free where an instruction issues, the
+// barriers its own wait releases (`released`) counted free or not.
+static bool lowestFreeAtIssue(uint32_t pending, uint32_t released, uint32_t c) {
+    return c == lowestFree(pending) || c == lowestFree(pending | released);
+}
+
 // Past the R1 load's range a group takes ptxas's index where it is free,
 // else the lowest one no group live with it holds (takenBeside). Where
 // that is neither ptxas's index nor the lowest colour free as the producer
@@ -272,7 +278,7 @@ bool checkPickSeenAtIssue(Dependencies &deps, const std::unordered_map<Slot, uin
         return true;
     uint32_t released = 0;
     const uint32_t pending = coloursAtIssue(deps, colour, i, f, released);
-    if (pick == lowestFree(pending) || pick == lowestFree(pending | released))
+    if (lowestFreeAtIssue(pending, released, pick))
         return true;
     error = "the producer at offset " + hex(i * 16) + " would take barrier " +
             std::to_string(pick) + ", neither ptxas's nor the lowest free where it issues (" +
@@ -312,7 +318,7 @@ bool checkMembersSeenAtIssue(const std::vector<Insn> &code, const std::vector<bo
             const uint32_t pending = coloursAtIssue(deps, colour, i, f, released);
             const std::vector<Slot> &members = deps.members[g];
             const bool besideEarlier = (pending >> c & 1) && members.front() / 2 < i;
-            if (besideEarlier || c == lowestFree(pending) || c == lowestFree(pending | released))
+            if (besideEarlier || lowestFreeAtIssue(pending, released, c))
                 continue;
             error = "the producer at offset " + hex(i * 16) + " would take its group's barrier " +
                     std::to_string(c) +
